@@ -1,0 +1,70 @@
+"""The `govern` command line: a lazy click group over thin command modules.
+
+Each subcommand lives in its own module and is imported only when invoked, so `govern --help` and
+commands that read JSON Schema never import pydantic or other heavy dependencies.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from govern import __version__
+
+# command name -> (module, attribute, one-line help shown by `govern --help` without importing it)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "extract": ("govern.cli.extract", "extract", "Write the inventory and the catalog pair from the configured sources."),
+    "digests": ("govern.cli.digests", "digests", "Print the digest of every root (configured, or of files given)."),
+    "diff": ("govern.cli.diff", "diff", "Classify structural changes against the last record, or between two files."),
+    "record": ("govern.cli.record", "record", "Create, refresh and sync dated bilingual change records."),
+    "verify": ("govern.cli.verify", "verify", "Check the whole record history against the current source (for CI)."),
+    "sidecar": ("govern.cli.sidecar", "sidecar", "Validate, format, merge and append to coauthoring sidecars."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(name for name, (module, _, _) in COMMANDS.items() if _module_exists(module))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module_name, attribute, _ = COMMANDS[name]
+        if not _module_exists(module_name):
+            return None
+        return getattr(importlib.import_module(module_name), attribute)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _module_exists(module_name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module_name) is not None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="govern")
+def cli() -> None:
+    """Govern changes to persisted schemas.
+
+    govern extracts the declared persisted types (JSON Schema, OpenAPI, pydantic models) into a
+    fingerprinted inventory, classifies every change as same-version or version-bump, records
+    acknowledged changes as dated bilingual change records, and verifies the history in CI.
+
+    Configuration lives in [tool.govern] of pyproject.toml. Exit codes: 0 clean, 1 findings or a
+    refusal, 2 a usage or input error (the message names the file and what to do).
+    """
+
+
+def main() -> None:
+    try:
+        cli(prog_name="govern")
+    except KeyboardInterrupt:  # pragma: no cover - interactive only
+        sys.exit(130)

@@ -1,0 +1,46 @@
+"""Helpers shared by the command modules: error rendering and configuration loading."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import click
+
+from govern.errors import GovernError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def reports_errors(command: F) -> F:
+    """Turn library errors into one message per problem on stderr and the error's exit code."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except GovernError as error:
+            for problem in error.problems:
+                click.echo(f"error: {problem.render()}", err=True)
+            sys.exit(error.exit_code)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def project_option(command: F) -> F:
+    return click.option(
+        "--project",
+        "project",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Project root holding pyproject.toml (default: the nearest one above the current directory).",
+    )(command)
+
+
+def load_project(project: Path | None):
+    from govern.config import find_project_root, load_config
+
+    root = find_project_root(project or Path.cwd())
+    return load_config(root)

@@ -1,0 +1,203 @@
+"""The `[tool.govern]` configuration of a project, parsed into frozen dataclasses.
+
+Every problem names the offending key (for example `tool.govern.sources[1].kind`) so the fix is obvious.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from govern.errors import ConfigError, InputError, Problem
+
+SOURCE_KINDS = ("jsonschema", "openapi", "pydantic")
+ROLES = ("record", "event", "header", "envelope")
+LANGUAGES = ("en", "zh")
+
+
+@dataclass(frozen=True)
+class RootConfig:
+    """A root declared in the configuration: where its type is and which role it plays."""
+
+    name: str
+    role: str = "record"
+    # Where the type is, in the source's own terms: a JSON pointer (jsonschema), a component name
+    # (openapi) or a model class name (pydantic). None lets the adapter find it by name.
+    at: str | None = None
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    name: str
+    kind: str
+    path: str
+    roots: tuple[RootConfig, ...] = ()
+    # JSON pointer into the source document to the format version: a property schema marked with
+    # x-persistence-version, or a plain value such as an OpenAPI info.version.
+    format_version: str | None = None
+    # Whether roots beyond the declared ones are discovered (OpenAPI bodies, pydantic module models).
+    discover: bool = True
+
+
+@dataclass(frozen=True)
+class Config:
+    project_root: Path
+    sources: tuple[SourceConfig, ...]
+    schemas_dir: str = "schemas"
+    records_dir: str = "records"
+    templates_dir: str = "templates"
+    languages: tuple[str, ...] = LANGUAGES
+
+    def path(self, relative: str) -> Path:
+        return self.project_root / relative
+
+    def source(self, name: str) -> SourceConfig:
+        for source in self.sources:
+            if source.name == name:
+                return source
+        raise KeyError(name)
+
+
+def find_project_root(start: Path) -> Path:
+    start = start.resolve()
+    for candidate in (start, *start.parents):
+        if (candidate / "pyproject.toml").is_file():
+            return candidate
+    raise InputError(
+        Problem(str(start), "no pyproject.toml here or in any parent directory",
+                hint="run govern inside a project, or pass --project DIR")
+    )
+
+
+def _load_toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as error:
+        raise InputError(Problem(str(path), f"cannot be read: {error.strerror}")) from None
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(Problem(str(path), f"is not valid TOML: {error}")) from None
+
+
+def load_config(project_root: Path) -> Config:
+    pyproject = project_root / "pyproject.toml"
+    document = _load_toml(pyproject)
+    table = document.get("tool", {}).get("govern")
+    if table is None:
+        raise ConfigError(Problem(str(pyproject), "has no [tool.govern] table",
+                                  hint="declare at least one [[tool.govern.sources]] entry"))
+    return parse_config(table, project_root, str(pyproject))
+
+
+def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pyproject.toml") -> Config:
+    problems: list[Problem] = []
+
+    def wrong(key: str, reason: str, hint: str | None = None) -> None:
+        problems.append(Problem(origin, f"tool.govern.{key}: {reason}", hint=hint))
+
+    known = {"sources", "schemas", "records", "templates", "languages"}
+    for key in sorted(set(table) - known):
+        wrong(key, "unknown key", hint=f"known keys: {', '.join(sorted(known))}")
+
+    def text(key: str, default: str) -> str:
+        value = table.get(key, default)
+        if not isinstance(value, str) or not value:
+            wrong(key, "must be a non-empty string (a path relative to the project root)")
+            return default
+        return value
+
+    schemas_dir = text("schemas", "schemas")
+    records_dir = text("records", "records")
+    templates_dir = text("templates", "templates")
+
+    languages = table.get("languages", list(LANGUAGES))
+    if not isinstance(languages, list) or sorted(languages) != sorted(LANGUAGES):
+        wrong("languages", "must list exactly the languages en and zh", hint='languages = ["en", "zh"]')
+        languages = list(LANGUAGES)
+
+    raw_sources = table.get("sources", [])
+    sources: list[SourceConfig] = []
+    if not isinstance(raw_sources, list) or not raw_sources:
+        wrong("sources", "must be a non-empty array of tables", hint="add a [[tool.govern.sources]] entry")
+        raw_sources = []
+    seen: set[str] = set()
+    for index, raw in enumerate(raw_sources):
+        key = f"sources[{index}]"
+        if not isinstance(raw, dict):
+            wrong(key, "must be a table")
+            continue
+        source = _parse_source(raw, key, wrong)
+        if source is None:
+            continue
+        if source.name in seen:
+            wrong(f"{key}.name", f"duplicates the source name {source.name!r}")
+        seen.add(source.name)
+        if source.kind != "pydantic" and not (project_root / source.path).exists():
+            wrong(f"{key}.path", f"{source.path} does not exist", hint="paths are relative to the project root")
+        sources.append(source)
+
+    if problems:
+        raise ConfigError(problems)
+    return Config(project_root=project_root, sources=tuple(sources), schemas_dir=schemas_dir,
+                  records_dir=records_dir, templates_dir=templates_dir, languages=tuple(languages))
+
+
+def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:
+    known = {"name", "kind", "path", "roots", "format-version", "discover"}
+    for extra in sorted(set(raw) - known):
+        wrong(f"{key}.{extra}", "unknown key", hint=f"known keys: {', '.join(sorted(known))}")
+    name, kind, path = raw.get("name"), raw.get("kind"), raw.get("path")
+    ok = True
+    if not isinstance(name, str) or not name or ":" in name:
+        wrong(f"{key}.name", "must be a non-empty string without ':'")
+        ok = False
+    if kind not in SOURCE_KINDS:
+        wrong(f"{key}.kind", f"must be one of {', '.join(SOURCE_KINDS)}, not {kind!r}")
+        ok = False
+    if not isinstance(path, str) or not path:
+        wrong(f"{key}.path", "must be a file path (jsonschema, openapi) or a module name (pydantic)")
+        ok = False
+    format_version = raw.get("format-version")
+    if format_version is not None and (not isinstance(format_version, str) or
+                                       not (format_version == "" or format_version.startswith("/"))):
+        wrong(f"{key}.format-version", "must be a JSON pointer such as /info/version or /properties/schemaVersion")
+        ok = False
+    discover = raw.get("discover", True)
+    if not isinstance(discover, bool):
+        wrong(f"{key}.discover", "must be true or false")
+        ok = False
+    roots: list[RootConfig] = []
+    raw_roots = raw.get("roots", {})
+    if not isinstance(raw_roots, dict):
+        wrong(f"{key}.roots", "must be a table of root name = { role = ..., at = ... }")
+        raw_roots = {}
+    for root_name, spec in raw_roots.items():
+        root_key = f"{key}.roots.{root_name}"
+        if isinstance(spec, str):
+            spec = {"role": spec}
+        if not isinstance(spec, dict):
+            wrong(root_key, 'must be a role string or a table like { role = "record", at = "#" }')
+            ok = False
+            continue
+        for extra in sorted(set(spec) - {"role", "at"}):
+            wrong(f"{root_key}.{extra}", "unknown key", hint="known keys: at, role")
+            ok = False
+        role = spec.get("role", "record")
+        if role not in ROLES:
+            wrong(f"{root_key}.role", f"must be one of {', '.join(ROLES)}, not {role!r}")
+            ok = False
+        at = spec.get("at")
+        if at is not None and not isinstance(at, str):
+            wrong(f"{root_key}.at", "must be a string")
+            ok = False
+        roots.append(RootConfig(name=root_name, role=role, at=at))
+    if not ok:
+        return None
+    return SourceConfig(name=name, kind=kind, path=path, roots=tuple(sorted(roots, key=lambda r: r.name)),
+                        format_version=format_version, discover=discover)

@@ -1,0 +1,138 @@
+"""File input and output with the guarantees every command relies on.
+
+Writes are atomic (a temporary file in the same directory, then a rename), so a failure never leaves a
+half-written file. Reads turn every operating-system or decoding failure into an InputError naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from govern.errors import InputError, Problem
+
+
+def read_text(path: Path | str) -> str:
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(Problem(str(path), "is a directory, not a file"))
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(Problem(str(path), "does not exist", hint="check the path")) from None
+    except OSError as error:
+        raise InputError(Problem(str(path), f"cannot be read: {error.strerror}")) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(Problem(str(path), f"is not UTF-8 (invalid byte at offset {error.start})",
+                                 hint="save the file as UTF-8")) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _reject_constant(value: str) -> Any:
+    raise ValueError(f"{value} is not JSON")
+
+
+def parse_json(text: str, origin: str) -> Any:
+    """Parse JSON strictly (no NaN or Infinity); deep nesting becomes an InputError, not a crash."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        raise InputError(Problem(origin, f"is not valid JSON: {error.msg} at column {error.colno}",
+                                 line=error.lineno)) from None
+    except ValueError as error:
+        raise InputError(Problem(origin, f"is not valid JSON: {error}")) from None
+    except RecursionError:
+        raise InputError(Problem(origin, "nests too deeply to be read",
+                                 hint="flatten the document or move nested parts into named definitions")) from None
+
+
+def read_json(path: Path | str) -> Any:
+    return parse_json(read_text(path), str(path))
+
+
+def read_document(path: Path | str) -> Any:
+    """Read a JSON or YAML document (YAML by its .yaml/.yml suffix)."""
+    path = Path(path)
+    text = read_text(path)
+    if path.suffix.lower() in (".yaml", ".yml"):
+        from ruamel.yaml import YAML
+        from ruamel.yaml.error import YAMLError
+
+        try:
+            return _plain(YAML(typ="safe", pure=False).load(text))
+        except YAMLError as error:
+            mark = getattr(error, "problem_mark", None)
+            raise InputError(Problem(str(path), f"is not valid YAML: {getattr(error, 'problem', error)}",
+                                     line=None if mark is None else mark.line + 1)) from None
+        except RecursionError:
+            raise InputError(Problem(str(path), "nests too deeply to be read")) from None
+    return parse_json(text, str(path))
+
+
+def _plain(value: Any) -> Any:
+    """YAML may produce dates and non-string keys; JSON Schema sources only speak JSON."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+def atomic_write_bytes(path: Path | str, data: bytes) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)
+        else:
+            os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def atomic_write_text(path: Path | str, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_many(files: dict[Path, str]) -> None:
+    """Write several files so that either all are replaced or, on failure before the renames, none is.
+
+    Every file is first written to a temporary sibling; only when all temporaries exist are they renamed.
+    """
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, text in sorted(files.items()):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(text.encode("utf-8"))
+                stream.flush()
+                os.fsync(stream.fileno())
+            os.chmod(temporary, 0o644)
+            staged.append((temporary, path))
+    except BaseException:
+        for temporary, _ in staged:
+            try:
+                os.unlink(temporary)
+            except FileNotFoundError:
+                pass
+        raise
+    for temporary, path in staged:
+        os.replace(temporary, path)

@@ -1,0 +1,1 @@
+"""The normalized type model: nodes, canonical JSON, fingerprints and the inventory."""

@@ -1,0 +1,32 @@
+"""A source's normalized graph: named types, roots and the facts needed to fingerprint them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from govern.model.nodes import NamedType, Root, Union, children
+
+
+@dataclass(frozen=True)
+class TypeGraph:
+    source: str
+    types: dict[str, NamedType]  # by key, in sorted key order
+    roots: dict[str, Root]  # by root id, in sorted order
+    format_version: str | int | None = None
+    origin: str = ""  # the file or module it was read from (for messages)
+    locations: dict[str, str] = field(default_factory=dict, compare=False)  # type key -> source location
+
+    @property
+    def policy_bearing(self) -> bool:
+        """Whether any type carries a preservation policy (inventory format 2)."""
+        stack = [named.node for named in self.types.values()]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Union) and (node.policy is not None or any(a.qualified for a in node.alternatives)):
+                return True
+            stack.extend(children(node))
+        return False
+
+    @property
+    def inventory_format(self) -> int:
+        return 2 if self.policy_bearing else 1

@@ -1,0 +1,181 @@
+"""Node kinds of the normalized type model (a closed set), as frozen dataclasses.
+
+Order that carries no meaning (properties, enum values, pattern entries) is fixed at construction, so two
+sources that differ only in such order build equal nodes. Union alternatives and intersection operands
+keep their source order for display and are ordered by digest when hashed. Constraint values are stored
+as canonical JSON text: hashable, comparable, and already in the form the fingerprint needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union as _TypingUnion
+
+from govern.model.canonical import canonical_json, normalize_json_value
+
+Constraints = tuple[tuple[str, str], ...]
+
+
+def make_constraints(values: dict) -> Constraints:
+    return tuple(sorted((key, canonical_json(normalize_json_value(value))) for key, value in values.items()))
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to a named type of the same graph, by its key."""
+
+    target: str
+    kind = "ref"
+
+
+@dataclass(frozen=True)
+class Primitive:
+    type: str  # string, integer, number, boolean, null
+    constraints: Constraints = ()
+    kind = "primitive"
+
+
+@dataclass(frozen=True)
+class Literal:
+    value: str  # canonical JSON text
+    kind = "literal"
+
+
+@dataclass(frozen=True)
+class Enum:
+    values: tuple[str, ...]  # canonical JSON texts, sorted
+    kind = "enum"
+
+
+@dataclass(frozen=True)
+class Property:
+    name: str
+    node: "Node"
+    required: bool
+    # Declared forbidden by name (x-persistence-reserved): readers reject it, the digest keeps it.
+    reserved: bool = False
+
+
+@dataclass(frozen=True)
+class Object:
+    properties: tuple[Property, ...]  # sorted by name
+    # Content model for undeclared names: Opaque means open, Never means closed, anything else a schema.
+    additional: "Node"
+    pattern_properties: tuple[tuple[str, "Node"], ...] = ()  # sorted by pattern
+    constraints: Constraints = ()
+    kind = "object"
+
+    def property(self, name: str) -> Property | None:
+        for candidate in self.properties:
+            if candidate.name == name:
+                return candidate
+        return None
+
+
+@dataclass(frozen=True)
+class Map:
+    values: "Node"
+    constraints: Constraints = ()
+    kind = "map"
+
+
+@dataclass(frozen=True)
+class Array:
+    items: "Node"
+    constraints: Constraints = ()
+    kind = "array"
+
+
+@dataclass(frozen=True)
+class Tuple:
+    items: tuple["Node", ...]
+    rest: "Node"  # Never: no further items; Opaque: anything; else the schema of further items
+    constraints: Constraints = ()
+    kind = "tuple"
+
+
+@dataclass(frozen=True)
+class Alternative:
+    node: "Node"
+    # x-persistence-attribution: a qualified kind whose unknown instances readers preserve.
+    qualified: bool = False
+
+
+@dataclass(frozen=True)
+class Union:
+    alternatives: tuple[Alternative, ...]
+    exclusive: bool = False  # oneOf (exactly one) rather than anyOf (at least one)
+    # x-persistence-source policy version: readers preserve unknown kinds of this slot.
+    policy: int | None = None
+    discriminator: str | None = None
+    kind = "union"
+
+
+@dataclass(frozen=True)
+class Intersection:
+    operands: tuple["Node", ...]
+    kind = "intersection"
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """No visible structure (any value), possibly with constraints the adapter does not interpret."""
+
+    constraints: Constraints = ()
+    kind = "opaque"
+
+
+@dataclass(frozen=True)
+class Never:
+    kind = "never"
+
+
+Node = _TypingUnion[Ref, Primitive, Literal, Enum, Object, Map, Array, Tuple, Union, Intersection, Opaque, Never]
+
+OPEN = Opaque()
+NEVER = Never()
+
+
+@dataclass(frozen=True)
+class NamedType:
+    key: str  # unique within a graph; names never enter a digest
+    name: str
+    node: Node
+    description: str | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Root:
+    id: str  # <source>:<Name>
+    type_key: str
+    role: str = "record"
+
+
+def children(node: Node) -> list[Node]:
+    """Direct child nodes, in a fixed order (used by walks that must not recurse per kind)."""
+    if isinstance(node, Object):
+        return [p.node for p in node.properties] + [n for _, n in node.pattern_properties] + [node.additional]
+    if isinstance(node, Map):
+        return [node.values]
+    if isinstance(node, Array):
+        return [node.items]
+    if isinstance(node, Tuple):
+        return [*node.items, node.rest]
+    if isinstance(node, Union):
+        return [a.node for a in node.alternatives]
+    if isinstance(node, Intersection):
+        return list(node.operands)
+    return []
+
+
+def references(node: Node) -> set[str]:
+    """Keys of the named types a node refers to directly (without following them)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Ref):
+            found.add(current.target)
+        else:
+            stack.extend(children(current))
+    return found

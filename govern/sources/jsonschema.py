@@ -1,0 +1,584 @@
+"""JSON Schema adapter (2020-12, 2019-09, draft-07, draft-06, draft-04; OpenAPI schema objects too).
+
+Each subschema becomes a node of the closed node set. Every `$defs`/`definitions` entry and every `$ref`
+target becomes a named type, converted once, so extraction is linear in the size of the source.
+Annotations (titles, descriptions, examples, defaults, comments) are not structure and are left out of
+the model; every other keyword is either interpreted or kept verbatim as a constraint, so it still counts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from govern.errors import InputError, Problem
+from govern.model.canonical import canonical_json, normalize_json_value
+from govern.model.graph import TypeGraph
+from govern.model.nodes import (
+    NEVER, OPEN, Alternative, Array, Constraints, Enum, Intersection, Literal, Map, NamedType, Never, Node,
+    Object, Opaque, Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
+)
+from govern.sources.refs import OPENAPI_30, Document, SchemaSet, Target, escape_token
+
+# Deeper nesting than this is not a real schema; refusing it keeps every later walk within Python's limits.
+MAX_DEPTH = 128
+
+ANNOTATIONS = frozenset({
+    "title", "description", "examples", "example", "$comment", "default", "deprecated", "externalDocs", "xml",
+    "$schema", "$id", "$anchor", "$dynamicAnchor", "$vocabulary", "$defs", "definitions",
+})
+STRING_KEYWORDS = frozenset({"minLength", "maxLength", "pattern", "format", "contentEncoding",
+                             "contentMediaType", "contentSchema"})
+NUMBER_KEYWORDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})
+ARRAY_KEYWORDS = frozenset({"items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems",
+                            "contains", "minContains", "maxContains", "unevaluatedItems"})
+OBJECT_KEYWORDS = frozenset({"properties", "required", "additionalProperties", "patternProperties",
+                             "minProperties", "maxProperties", "propertyNames", "dependentRequired",
+                             "dependentSchemas", "dependencies", "unevaluatedProperties"})
+PRIMITIVES = ("string", "integer", "number", "boolean", "null")
+_JSON_TYPES = {"string": str, "boolean": bool, "null": type(None), "object": dict, "array": list}
+_NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+
+RESERVED = "x-persistence-reserved"
+SOURCE_POLICY = "x-persistence-source"
+ATTRIBUTION = "x-persistence-attribution"
+
+
+@dataclass
+class _Context:
+    document: Document
+    pointer: str
+    base: str
+    depth: int
+    # Whether the schema at this location also composes others ($ref, allOf, anyOf, oneOf), in which
+    # case unevaluatedProperties sees their properties too and cannot be read as additionalProperties.
+    composes: bool = False
+
+    def child(self, *tokens: str | int) -> "_Context":
+        pointer = self.pointer + "".join("/" + escape_token(str(token)) for token in tokens)
+        return _Context(self.document, pointer, self.base, self.depth + 1)
+
+    def fail(self, reason: str, hint: str | None = None) -> InputError:
+        return InputError(Problem(self.document.label, f"at #{self.pointer}: {reason}", hint=hint))
+
+
+@dataclass
+class Converter:
+    """Converts schemas of one SchemaSet into named types, each location exactly once."""
+
+    schemas: SchemaSet
+    openapi: bool = False
+    types: dict[str, Node] = field(default_factory=dict)  # location -> node
+    descriptions: dict[str, str] = field(default_factory=dict)
+    preferred_names: dict[str, str] = field(default_factory=dict)
+    _pending: list[tuple[Target, _Context]] = field(default_factory=list)
+    _registered: set[str] = field(default_factory=set)
+
+    # --- named types -------------------------------------------------------------------------------
+
+    def named(self, target: Target, depth: int = 0) -> str:
+        """Register the target as a named type (converted later, once) and return its location key."""
+        location = target.location
+        if location not in self._registered:
+            self._registered.add(location)
+            self._pending.append((target, _Context(target.document, target.pointer, target.base, depth)))
+        return location
+
+    def named_at(self, document: Document, pointer: str) -> str:
+        target = self.schemas.resolve("#" + pointer, document.uri, document, pointer) if pointer else Target(
+            document, "", document.uri, document.content)
+        return self.named(target)
+
+    def run(self) -> None:
+        while self._pending:
+            target, context = self._pending.pop()
+            schema = target.schema
+            if isinstance(schema, dict) and isinstance(schema.get("description"), str):
+                self.descriptions[target.location] = schema["description"]
+            self.types[target.location] = self.convert(schema, context)
+
+    def register_definitions(self, document: Document) -> None:
+        """Every `$defs`/`definitions` entry of a document is a named type, referenced or not."""
+        content = document.content
+        if not isinstance(content, dict):
+            return
+        for keyword in ("$defs", "definitions"):
+            table = content.get(keyword)
+            if isinstance(table, dict):
+                for name in table:
+                    self.named_at(document, f"/{keyword}/{escape_token(name)}")
+
+    # --- schemas -------------------------------------------------------------------------------------
+
+    def convert(self, schema: Any, context: _Context) -> Node:
+        if context.depth > MAX_DEPTH:
+            raise context.fail(f"nests deeper than {MAX_DEPTH} schema levels",
+                               hint="move nested parts into named definitions")
+        if schema is True:
+            return OPEN
+        if schema is False:
+            return NEVER
+        if not isinstance(schema, dict):
+            raise context.fail(f"a schema must be an object or a boolean, not {type(schema).__name__}")
+        if RESERVED in schema:
+            raise context.fail(f"{RESERVED} belongs on an optional property whose schema forbids every value")
+
+        rest = {key: value for key, value in schema.items() if key not in ANNOTATIONS}
+        parts: list[Node] = []
+        context.composes = any(key in rest for key in ("$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf"))
+
+        for keyword in ("$ref", "$dynamicRef", "$recursiveRef"):
+            reference = rest.pop(keyword, None)
+            if reference is None:
+                continue
+            if not isinstance(reference, str):
+                raise context.fail(f"{keyword} must be a string")
+            if keyword == "$recursiveRef":
+                reference = "#"
+            target = self.schemas.resolve(reference, context.base, context.document, context.pointer)
+            parts.append(Ref(self.named(target, context.depth)))
+
+        nullable = rest.pop("nullable", False) if self.openapi else False
+        discriminator = rest.pop("discriminator", None) if self.openapi else None
+        policy = rest.pop(SOURCE_POLICY, None)
+
+        if "allOf" in rest:
+            for position, operand in enumerate(self._schema_list(rest.pop("allOf"), "allOf", context)):
+                parts.append(self.convert(operand, context.child("allOf", position)))
+        unions: list[Union] = []
+        for keyword, exclusive in (("anyOf", False), ("oneOf", True)):
+            if keyword in rest:
+                unions.append(self._union(self._schema_list(rest.pop(keyword), keyword, context), keyword,
+                                          exclusive, context))
+        if policy is not None or discriminator is not None:
+            if not unions:
+                raise context.fail(f"{SOURCE_POLICY if policy is not None else 'discriminator'} needs a oneOf or anyOf "
+                                   "at the same level")
+            unions[-1] = replace(unions[-1], policy=_policy_version(policy, context),
+                                 discriminator=_discriminator_text(discriminator, context))
+        for union in unions:
+            parts.append(_collapse_union(union))
+
+        value_part = self._values(rest, context)
+        own = self._typed(rest, context)
+        if value_part is not None:
+            if own is None or _implied_by_values(own, value_part):
+                own = value_part
+            else:
+                own = Intersection((value_part, own))
+        leftovers = make_constraints(rest) if rest else ()
+        if leftovers and isinstance(own, (Primitive, Object, Map, Array, Tuple, Opaque)):
+            # Keywords the adapter does not interpret still constrain this node, so they join its constraints.
+            own = replace(own, constraints=tuple(sorted(own.constraints + leftovers)))
+            leftovers = ()
+        if own is not None:
+            parts.append(own)
+        if leftovers:
+            parts.append(Opaque(leftovers))
+
+        if not parts:
+            node: Node = OPEN
+        elif len(parts) == 1:
+            node = parts[0]
+        else:
+            node = Intersection(tuple(parts))
+        if nullable is True:
+            node = Union((Alternative(node), Alternative(Primitive("null"))))
+        return node
+
+    def _schema_list(self, value: Any, keyword: str, context: _Context) -> list[Any]:
+        if not isinstance(value, list) or not value:
+            raise context.fail(f"{keyword} must be a non-empty array of schemas")
+        return value
+
+    def _union(self, schemas: list[Any], keyword: str, exclusive: bool, context: _Context) -> Union:
+        alternatives = []
+        for position, alternative in enumerate(schemas):
+            qualified = False
+            if isinstance(alternative, dict) and ATTRIBUTION in alternative:
+                qualified = alternative[ATTRIBUTION] is True
+                alternative = {k: v for k, v in alternative.items() if k != ATTRIBUTION}
+            alternatives.append(Alternative(self.convert(alternative, context.child(keyword, position)), qualified))
+        return Union(tuple(alternatives), exclusive=exclusive)
+
+    def _values(self, rest: dict, context: _Context) -> Node | None:
+        if "const" in rest:
+            const = rest.pop("const")
+            if "enum" in rest:
+                # const within an enum: the const alone decides, unless the enum excludes it.
+                values = rest.pop("enum")
+                if isinstance(values, list) and const not in values:
+                    return NEVER
+            return Literal(canonical_json(normalize_json_value(const)))
+        if "enum" in rest:
+            values = rest.pop("enum")
+            if not isinstance(values, list):
+                raise context.fail("enum must be an array")
+            texts = sorted({canonical_json(normalize_json_value(value)) for value in values})
+            if len(texts) == 1:
+                return Literal(texts[0])
+            return Enum(tuple(texts)) if texts else NEVER
+        return None
+
+    def _typed(self, rest: dict, context: _Context) -> Node | None:
+        declared = rest.pop("type", None)
+        if declared is None:
+            inferred = _inferred_type(rest)
+            if inferred is None:
+                return None
+            # Keywords without `type` constrain only values of that type; mark it so the digest differs.
+            node = self._single_type(inferred, rest, context)
+            return Union((Alternative(node), Alternative(Opaque(make_constraints({"not-type": inferred})))))
+        types = [declared] if isinstance(declared, str) else declared
+        if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):
+            raise context.fail("type must be a type name or a non-empty array of type names")
+        for name in types:
+            if name not in PRIMITIVES and name not in ("object", "array"):
+                raise context.fail(f"unknown type {name!r}")
+        unique = sorted(set(types))
+        if len(unique) == 1:
+            return self._single_type(unique[0], rest, context)
+        shared = dict(rest)
+        nodes = []
+        for name in unique:
+            scoped = dict(shared)
+            nodes.append(self._single_type(name, scoped, context))
+            for key in list(rest):
+                if key not in scoped:
+                    rest.pop(key)  # consumed by at least one of the listed types
+        return Union(tuple(Alternative(node) for node in nodes))
+
+    def _single_type(self, name: str, rest: dict, context: _Context) -> Node:
+        if name == "object":
+            return self._object(rest, context)
+        if name == "array":
+            return self._array(rest, context)
+        keywords = STRING_KEYWORDS if name == "string" else NUMBER_KEYWORDS if name in ("integer", "number") else ()
+        taken = {key: rest.pop(key) for key in list(rest) if key in keywords}
+        if name in ("integer", "number"):
+            taken = _modern_bounds(taken, context)
+        return Primitive(name, make_constraints(taken))
+
+    def _object(self, rest: dict, context: _Context) -> Node:
+        properties_schema = rest.pop("properties", {})
+        required = rest.pop("required", [])
+        if not isinstance(properties_schema, dict):
+            raise context.fail("properties must be an object")
+        if not isinstance(required, list) or not all(isinstance(name, str) for name in required):
+            raise context.fail("required must be an array of property names")
+        required_names = set(required)
+        properties = []
+        for name in sorted(properties_schema):
+            sub = properties_schema[name]
+            child = context.child("properties", name)
+            reserved = False
+            if isinstance(sub, dict) and RESERVED in sub:
+                reserved = self._reserved(sub, name in required_names, child)
+                node: Node = NEVER
+            else:
+                node = self.convert(sub, child)
+            properties.append(Property(name, node, name in required_names, reserved))
+        for name in sorted(required_names - set(properties_schema)):
+            properties.append(Property(name, OPEN, True))
+        properties.sort(key=lambda prop: prop.name)
+
+        patterns = rest.pop("patternProperties", {})
+        if not isinstance(patterns, dict):
+            raise context.fail("patternProperties must be an object")
+        pattern_nodes = tuple((pattern, self.convert(patterns[pattern], context.child("patternProperties", pattern)))
+                              for pattern in sorted(patterns))
+        additional_schema = rest.pop("additionalProperties", True)
+        additional = self.convert(additional_schema, context.child("additionalProperties"))
+        if "unevaluatedProperties" in rest and not context.composes:
+            # Without composition, unevaluated names are exactly the undeclared ones.
+            unevaluated = self.convert(rest.pop("unevaluatedProperties"), context.child("unevaluatedProperties"))
+            additional = unevaluated if additional == OPEN else Intersection((additional, unevaluated))
+        taken = {key: rest.pop(key) for key in list(rest) if key in OBJECT_KEYWORDS}
+        constraints = make_constraints(taken)
+        if not properties and not pattern_nodes and not isinstance(additional, (Opaque, Never)):
+            return Map(additional, constraints)
+        return Object(tuple(properties), additional, pattern_nodes, constraints)
+
+    def _reserved(self, schema: dict, required: bool, context: _Context) -> bool:
+        if schema.get(RESERVED) is not True:
+            raise context.fail(f"{RESERVED} takes no argument other than true")
+        if required:
+            raise context.fail(f"a required property cannot be {RESERVED}", hint="make it optional")
+        remainder = {k: v for k, v in schema.items() if k != RESERVED and k not in ANNOTATIONS}
+        if remainder not in ({"not": {}}, {"not": True}, {"allOf": [False]}, {}):
+            raise context.fail(f"a {RESERVED} property must forbid every value",
+                               hint='give it the schema {"not": {}} besides the marker')
+        return True
+
+    def _array(self, rest: dict, context: _Context) -> Node:
+        items = rest.pop("items", None)
+        prefix = rest.pop("prefixItems", None)
+        additional_items = rest.pop("additionalItems", None)
+        if isinstance(items, list):
+            prefix, items = items, additional_items
+        elif additional_items is not None:
+            rest["additionalItems"] = additional_items  # meaningless without array-form items: keep verbatim
+        taken = {key: rest.pop(key) for key in list(rest) if key in ARRAY_KEYWORDS}
+        constraints = make_constraints(taken)
+        if prefix is not None:
+            if not isinstance(prefix, list):
+                raise context.fail("prefixItems must be an array of schemas")
+            nodes = tuple(self.convert(item, context.child("prefixItems", position))
+                          for position, item in enumerate(prefix))
+            rest_node = OPEN if items is None else self.convert(items, context.child("items"))
+            return Tuple(nodes, rest_node, constraints)
+        return Array(OPEN if items is None else self.convert(items, context.child("items")), constraints)
+
+
+def _modern_bounds(taken: dict, context: _Context) -> dict:
+    """Draft-04 boolean exclusive bounds become the modern numeric form, so equal schemas hash alike."""
+    for bound, exclusive in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
+        flag = taken.get(exclusive)
+        if isinstance(flag, bool):
+            del taken[exclusive]
+            if flag:
+                if bound not in taken:
+                    raise context.fail(f"{exclusive}: true needs {bound}")
+                taken[exclusive] = taken.pop(bound)
+    return taken
+
+
+def _inferred_type(rest: dict) -> str | None:
+    for name, keywords in (("object", OBJECT_KEYWORDS), ("array", ARRAY_KEYWORDS), ("string", STRING_KEYWORDS),
+                           ("number", NUMBER_KEYWORDS)):
+        if keywords & rest.keys():
+            return name
+    return None
+
+
+def _implied_by_values(own: Node, values: Node) -> bool:
+    """`type: string` next to an enum of strings adds nothing; the enum alone says it."""
+    if not isinstance(own, Primitive) or own.constraints:
+        return False
+    import json
+
+    texts = values.values if isinstance(values, Enum) else (values.value,) if isinstance(values, Literal) else ()
+    if not texts:
+        return False
+    for text in texts:
+        value = json.loads(text)
+        if own.type == "integer":
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif own.type == "number":
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, _JSON_TYPES[own.type]) and not (own.type != "boolean" and isinstance(value, bool))
+        if not ok:
+            return False
+    return True
+
+
+def _collapse_union(union: Union) -> Node:
+    if len(union.alternatives) == 1 and union.policy is None and union.discriminator is None \
+            and not union.alternatives[0].qualified:
+        return union.alternatives[0].node
+    return union
+
+
+def _policy_version(policy: Any, context: _Context) -> int | None:
+    if policy is None:
+        return None
+    if not isinstance(policy, dict) or set(policy) != {"policy"} or not isinstance(policy["policy"], int) \
+            or isinstance(policy["policy"], bool) or policy["policy"] < 1:
+        raise context.fail(f"{SOURCE_POLICY} must be {{\"policy\": N}} with an integer N >= 1")
+    return policy["policy"]
+
+
+def _discriminator_text(discriminator: Any, context: _Context) -> str | None:
+    if discriminator is None:
+        return None
+    if not isinstance(discriminator, dict) or not isinstance(discriminator.get("propertyName"), str):
+        raise context.fail("discriminator must name a propertyName")
+    mapping = discriminator.get("mapping", {})
+    # Mapping keys are wire values and count; mapping targets are references, which are names.
+    return canonical_json({"propertyName": discriminator["propertyName"], "values": sorted(mapping)})
+
+
+# --- graphs -----------------------------------------------------------------------------------------
+
+
+def finish_graph(converter: Converter, source: str, roots: dict[str, tuple[str, str]], origin: str,
+                 format_version: str | int | None = None) -> TypeGraph:
+    """Name every converted location, rewrite references to names and check for structureless loops.
+
+    `roots` maps a root name to (location, role).
+    """
+    converter.run()
+    for root_name, (location, _) in roots.items():
+        converter.preferred_names.setdefault(location, root_name)
+    names = _assign_names(converter)
+    renamed = {names[location]: _rename(node, names) for location, node in converter.types.items()}
+    _reject_reference_loops(renamed, {names[loc]: loc for loc in names}, origin)
+    types = {name: NamedType(key=name, name=name, node=renamed[name],
+                             description=converter.descriptions.get(location))
+             for location, name in sorted(names.items(), key=lambda item: item[1])}
+    types = dict(sorted(types.items()))
+    root_objects = {f"{source}:{root_name}": Root(f"{source}:{root_name}", names[location], role)
+                    for root_name, (location, role) in sorted(roots.items())}
+    return TypeGraph(source=source, types=types, roots=root_objects, format_version=format_version, origin=origin,
+                     locations={name: location for location, name in names.items()})
+
+
+def _assign_names(converter: Converter) -> dict[str, str]:
+    simple: dict[str, str] = {}
+    for location in sorted(converter.types):
+        simple[location] = converter.preferred_names.get(location) or _simple_name(location, converter)
+    counts: dict[str, int] = {}
+    for name in simple.values():
+        counts[name] = counts.get(name, 0) + 1
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for location in sorted(simple):
+        name = simple[location]
+        if counts[name] > 1 and location not in converter.preferred_names:
+            label = location.split("#", 1)[0]
+            name = f"{_stem(label)}.{name}"
+        candidate, number = name, 2
+        while candidate in taken:
+            candidate, number = f"{name}~{number}", number + 1
+        taken.add(candidate)
+        names[location] = candidate
+    return names
+
+
+def _simple_name(location: str, converter: Converter) -> str:
+    label, pointer = location.split("#", 1)
+    if not pointer:
+        document = converter.schemas.documents.get(label)
+        title = document.content.get("title") if document and isinstance(document.content, dict) else None
+        if isinstance(title, str) and _NAME_PATTERN.match(title):
+            return title
+        return _stem(label)
+    tokens = [token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:]]
+    if len(tokens) >= 2 and tokens[-2] in ("$defs", "definitions", "schemas"):
+        return tokens[-1]
+    return ".".join(tokens[-2:])
+
+
+def _stem(label: str) -> str:
+    name = label.rsplit("/", 1)[-1]
+    for suffix in (".schema.json", ".openapi.json", ".openapi.yaml", ".json", ".yaml", ".yml"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def _rename(node: Node, names: dict[str, str]) -> Node:
+    if isinstance(node, Ref):
+        return Ref(names[node.target])
+    if isinstance(node, Object):
+        return replace(node,
+                       properties=tuple(replace(p, node=_rename(p.node, names)) for p in node.properties),
+                       additional=_rename(node.additional, names),
+                       pattern_properties=tuple((k, _rename(v, names)) for k, v in node.pattern_properties))
+    if isinstance(node, Map):
+        return replace(node, values=_rename(node.values, names))
+    if isinstance(node, Array):
+        return replace(node, items=_rename(node.items, names))
+    if isinstance(node, Tuple):
+        return replace(node, items=tuple(_rename(i, names) for i in node.items), rest=_rename(node.rest, names))
+    if isinstance(node, Union):
+        return replace(node, alternatives=tuple(replace(a, node=_rename(a.node, names)) for a in node.alternatives))
+    if isinstance(node, Intersection):
+        return replace(node, operands=tuple(_rename(o, names) for o in node.operands))
+    return node
+
+
+def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], origin: str) -> None:
+    """A chain of references that returns to itself with no structure in between describes nothing."""
+    for start in types:
+        seen = [start]
+        node = types[start]
+        while isinstance(node, Ref):
+            if node.target in seen:
+                cycle = " -> ".join(locations[name] for name in seen[seen.index(node.target):] + [node.target])
+                raise InputError(Problem(origin, f"$ref loop with no structure in between: {cycle}",
+                                         hint="a reference must eventually reach a schema with structure"))
+            seen.append(node.target)
+            node = types[node.target]
+
+
+def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
+                    format_version_pointer: str | None = None, adhoc: bool = False) -> TypeGraph:
+    """Read a JSON Schema file (and whatever it references) into a TypeGraph.
+
+    `roots` maps root names to (pointer or None, role). With `adhoc`, the document itself (when it has
+    structure) and each of its definitions become roots.
+    """
+    schemas = SchemaSet(label_root=project_root)
+    document = schemas.load_file(path)
+    converter = Converter(schemas)
+    converter.register_definitions(document)
+    resolved_roots: dict[str, tuple[str, str]] = {}
+    for name, (at, role) in roots.items():
+        pointer = _root_pointer(document, name, at)
+        resolved_roots[name] = (converter.named_at(document, pointer), role)
+    if adhoc:
+        resolved_roots.update(_adhoc_roots(converter, document))
+    try:
+        graph = finish_graph(converter, source, resolved_roots, document.label,
+                             format_version=read_format_version(document, format_version_pointer))
+    except RecursionError:
+        raise InputError(Problem(document.label, "nests too deeply to be read",
+                                 hint="move nested parts into named definitions")) from None
+    return graph
+
+
+def _root_pointer(document: Document, name: str, at: str | None) -> str:
+    if at is None:
+        content = document.content
+        for keyword in ("$defs", "definitions"):
+            if isinstance(content, dict) and isinstance(content.get(keyword), dict) and name in content[keyword]:
+                return f"/{keyword}/{escape_token(name)}"
+        return ""
+    pointer = at[1:] if at.startswith("#") else at
+    if pointer and not pointer.startswith("/"):
+        raise InputError(Problem(document.label, f"root {name}: {at!r} is not a JSON pointer",
+                                 hint='use "#" for the document or "#/$defs/Name"'))
+    return pointer
+
+
+def _adhoc_roots(converter: Converter, document: Document) -> dict[str, tuple[str, str]]:
+    content = document.content
+    found: dict[str, tuple[str, str]] = {}
+    if isinstance(content, dict):
+        for keyword in ("$defs", "definitions"):
+            table = content.get(keyword)
+            if isinstance(table, dict):
+                for name in table:
+                    found[name] = (converter.named_at(document, f"/{keyword}/{escape_token(name)}"), "record")
+    structural = not isinstance(content, dict) or any(key not in ANNOTATIONS for key in content)
+    if structural or not found:
+        name = _simple_name(f"{document.label}#", converter)
+        found[name if name not in found else f"{name}~document"] = (converter.named_at(document, ""), "record")
+    return found
+
+
+def read_format_version(document: Document, pointer: str | None) -> str | int | None:
+    """The format version at a JSON pointer: a property marked x-persistence-version, or a plain value."""
+    if pointer is None:
+        return None
+    value: Any = document.content
+    for token in pointer.split("/")[1:] if pointer else []:
+        key = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, dict) and key in value:
+            value = value[key]
+        else:
+            raise InputError(Problem(document.label, f"has nothing at the format-version pointer {pointer}",
+                                     hint="fix format-version in [tool.govern.sources]"))
+    if isinstance(value, dict):
+        marked = value.get("x-persistence-version")
+        if isinstance(marked, int) and not isinstance(marked, bool):
+            return marked
+        raise InputError(Problem(document.label, f"the schema at {pointer} has no integer x-persistence-version",
+                                 hint="mark the version property with x-persistence-version: N"))
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return value
+    raise InputError(Problem(document.label, f"the format version at {pointer} is neither a string nor an integer"))

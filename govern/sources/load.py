@@ -1,0 +1,88 @@
+"""Reading sources: the configured ones of a project, or files and models named on the command line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from govern.config import Config, SourceConfig
+from govern.errors import InputError, Problem
+from govern.model.graph import TypeGraph
+
+_MODEL_SPEC = re.compile(r"^[A-Za-z_][\w.]*(:[A-Za-z_]\w*)?$")
+
+
+def load_source(source: SourceConfig, project_root: Path) -> TypeGraph:
+    roots = {root.name: (root.at, root.role) for root in source.roots}
+    if source.kind == "pydantic":
+        from govern.sources.pydantic import load_pydantic
+
+        return load_pydantic(source.name, source.path, roots, project_root, discover=source.discover)
+    path = project_root / source.path
+    if source.kind == "openapi":
+        from govern.sources.openapi import load_openapi
+
+        return load_openapi(source.name, path, roots, project_root, source.format_version, source.discover)
+    from govern.sources.jsonschema import load_jsonschema
+
+    return load_jsonschema(source.name, path, roots, project_root, source.format_version,
+                           adhoc=source.discover and not roots)
+
+
+def load_configured(config: Config) -> list[TypeGraph]:
+    """Every configured source; all failures are collected so one bad file does not hide another."""
+    graphs: list[TypeGraph] = []
+    problems: list[Problem] = []
+    for source in config.sources:
+        try:
+            graphs.append(load_source(source, config.project_root))
+        except InputError as error:
+            problems.extend(error.problems)
+    if problems:
+        raise InputError(problems)
+    return graphs
+
+
+def load_spec(spec: str, label_root: Path | None = None, source: str | None = None) -> TypeGraph:
+    """A file (JSON Schema or OpenAPI, told apart by content) or a `module:Model` spec, with no configuration."""
+    path = Path(spec)
+    if not path.exists() and _MODEL_SPEC.match(spec) and not spec.endswith((".json", ".yaml", ".yml")):
+        from govern.sources.pydantic import load_pydantic
+
+        name = source or spec.partition(":")[0].rsplit(".", 1)[-1]
+        return load_pydantic(name, spec, {}, label_root or Path.cwd())
+    from govern.fsio import read_document
+    from govern.sources.jsonschema import _stem
+
+    content = read_document(path)  # reports a missing or unreadable file by name
+    name = source or _stem(path.name)
+    if isinstance(content, dict) and "openapi" in content:
+        from govern.sources.openapi import load_openapi
+
+        return load_openapi(name, path, {}, label_root, None)
+    if isinstance(content, dict) and "swagger" in content:
+        raise InputError(Problem(str(path), "is a Swagger 2.0 document", hint="govern reads OpenAPI 3.0 and 3.1"))
+    from govern.sources.jsonschema import load_jsonschema
+
+    return load_jsonschema(name, path, {}, label_root, None, adhoc=True)
+
+
+def load_specs(specs: list[str], label_root: Path | None = None) -> list[TypeGraph]:
+    graphs: list[TypeGraph] = []
+    problems: list[Problem] = []
+    names: dict[str, int] = {}
+    for spec in specs:
+        try:
+            graph = load_spec(spec, label_root)
+        except InputError as error:
+            problems.extend(error.problems)
+            continue
+        if graph.source in names:
+            names[graph.source] += 1
+            graph = load_spec(spec, label_root, source=f"{graph.source}~{names[graph.source]}")
+        else:
+            names[graph.source] = 1
+        graphs.append(graph)
+    if problems:
+        raise InputError(problems)
+    return graphs

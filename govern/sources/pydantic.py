@@ -1,0 +1,80 @@
+"""pydantic v2 adapter: `module:Model`, or a module for all the models it defines.
+
+The JSON schema is generated in *validation* mode: a persisted type is a contract with readers, and what
+matters is which stored documents they accept (validation mode is also where `extra='forbid'` appears as
+`additionalProperties: false`, a closed content model). The generated schema then goes through the JSON
+Schema adapter, so model class names, like `$defs` keys, never enter a digest. Persistence markers are
+given with `json_schema_extra`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+from govern.errors import InputError, Problem
+from govern.model.graph import TypeGraph
+from govern.sources.jsonschema import Converter, finish_graph
+from govern.sources.refs import SchemaSet
+
+
+def import_models(spec: str, project_root: Path | None) -> tuple[str, list[type]]:
+    """Import `module` or `module:Model` and return the module name and the selected model classes."""
+    module_name, _, model_name = spec.partition(":")
+    if project_root is not None and str(project_root) not in sys.path:
+        sys.path.insert(0, str(project_root))
+    try:
+        from pydantic import BaseModel
+    except ImportError:  # pragma: no cover - pydantic is a dependency
+        raise InputError(Problem(spec, "needs pydantic, which is not installed")) from None
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:  # importing user code may raise anything
+        raise InputError(Problem(spec, f"cannot be imported: {type(error).__name__}: {error}",
+                                 hint="check the module name and that it imports without side effects")) from None
+    if model_name:
+        model = getattr(module, model_name, None)
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise InputError(Problem(spec, f"{module_name} has no pydantic model named {model_name}"))
+        return module_name, [model]
+    models = [value for value in vars(module).values()
+              if isinstance(value, type) and issubclass(value, BaseModel) and value is not BaseModel
+              and value.__module__ == module.__name__ and not getattr(value, "__pydantic_generic_metadata__", {}).get("parameters")]
+    if not models:
+        raise InputError(Problem(spec, "defines no pydantic models"))
+    return module_name, sorted(models, key=lambda model: model.__name__)
+
+
+def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
+                  discover: bool = True) -> TypeGraph:
+    module_name, models = import_models(spec, project_root)
+    from pydantic.json_schema import models_json_schema
+
+    try:
+        references, document_schema = models_json_schema([(model, "validation") for model in models],
+                                                         ref_template="#/$defs/{model}")
+    except Exception as error:  # pydantic raises several error types for schemas it cannot build
+        raise InputError(Problem(spec, f"has no JSON schema: {type(error).__name__}: {error}")) from None
+    document_schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **document_schema}
+    schemas = SchemaSet()
+    label = f"{module_name} (pydantic)"
+    document = schemas.add_document(document_schema, label, None, f"urn:govern:pydantic:{module_name}")
+    converter = Converter(schemas)
+    converter.register_definitions(document)
+    by_name = {model.__name__: model for model in models}
+    declared: dict[str, tuple[str, str]] = {}
+    if discover:
+        for model in models:
+            declared[model.__name__] = (_location(converter, document, references[(model, "validation")]), "record")
+    for name, (at, role) in roots.items():
+        model = by_name.get(at or name)
+        if model is None:
+            raise InputError(Problem(spec, f"root {name}: no model named {at or name}"))
+        declared[name] = (_location(converter, document, references[(model, "validation")]), role)
+    return finish_graph(converter, source, declared, label)
+
+
+def _location(converter: Converter, document, reference: dict) -> str:
+    pointer = reference["$ref"][1:]
+    return converter.named_at(document, pointer)

@@ -1,0 +1,217 @@
+"""Loading JSON Schema documents and resolving `$ref` through `$id` base URIs.
+
+Real schema sets publish `$id`s under a web address while shipping the files side by side, so a reference
+to an address that is not loaded is looked for next to the referring file, at the same relative path.
+Documents are identified by a label relative to the project (never an absolute path), so everything
+derived from them is the same on every machine.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
+
+from govern.errors import InputError, Problem
+from govern.fsio import read_document
+
+DIALECTS = {
+    "json-schema.org/draft/2020-12/schema": "2020-12",
+    "json-schema.org/draft/2019-09/schema": "2019-09",
+    "json-schema.org/draft-07/schema": "draft-07",
+    "json-schema.org/draft-06/schema": "draft-06",
+    "json-schema.org/draft-04/schema": "draft-04",
+}
+OPENAPI_30 = "openapi-3.0"
+
+# Keywords whose values are data, not schemas: never searched for `$id` or `$anchor`.
+_DATA_KEYWORDS = frozenset({"enum", "const", "examples", "example", "default"})
+
+
+def dialect_of(uri: str, origin: str) -> str:
+    stripped = uri.rstrip("#")
+    for prefix in ("https://", "http://"):
+        if stripped.startswith(prefix):
+            stripped = stripped[len(prefix):]
+    if stripped in DIALECTS:
+        return DIALECTS[stripped]
+    known = ", ".join(sorted(DIALECTS.values()))
+    raise InputError(Problem(origin, f"declares an unknown JSON Schema dialect {uri!r}",
+                             hint=f"use one of {known} in $schema"))
+
+
+@dataclass
+class Document:
+    uri: str  # the base URI of the document (its $id, else a file URI)
+    label: str  # a stable, machine-independent name for messages and locations
+    path: Path | None
+    content: Any
+    dialect: str
+
+
+@dataclass(frozen=True)
+class Target:
+    document: Document
+    pointer: str  # JSON pointer inside the document, "" for the whole
+    base: str  # base URI in effect at the target
+    schema: Any
+
+    @property
+    def location(self) -> str:
+        return f"{self.document.label}#{self.pointer}"
+
+
+def escape_token(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def unescape_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+class SchemaSet:
+    """Every loaded document, with its `$id` resources and anchors indexed for resolution."""
+
+    def __init__(self, label_root: Path | None = None, default_dialect: str = "2020-12"):
+        self.label_root = label_root
+        self.default_dialect = default_dialect
+        self.documents: dict[str, Document] = {}  # by label
+        self.resources: dict[str, tuple[Document, str]] = {}  # uri without fragment -> (document, pointer)
+        self.anchors: dict[tuple[str, str], tuple[Document, str]] = {}
+
+    def label_for(self, path: Path) -> str:
+        resolved = path.resolve()
+        if self.label_root is not None:
+            try:
+                return resolved.relative_to(self.label_root.resolve()).as_posix()
+            except ValueError:
+                pass
+        return path.name
+
+    def load_file(self, path: Path, uri: str | None = None, dialect: str | None = None) -> Document:
+        label = self.label_for(path)
+        if label in self.documents:
+            return self.documents[label]
+        content = read_document(path)
+        return self.add_document(content, label, path, uri or path.resolve().as_uri(), dialect)
+
+    def add_document(self, content: Any, label: str, path: Path | None, uri: str,
+                     dialect: str | None = None) -> Document:
+        if dialect is None:
+            declared = content.get("$schema") if isinstance(content, dict) else None
+            dialect = dialect_of(declared, label) if isinstance(declared, str) else self.default_dialect
+        own_id = _own_id(content, dialect)
+        base = urljoin(uri, own_id) if own_id else uri
+        base = urldefrag(base)[0]
+        document = Document(uri=base, label=label, path=path, content=content, dialect=dialect)
+        self.documents[label] = document
+        self.resources.setdefault(urldefrag(uri)[0], (document, ""))
+        self._index(document)
+        return document
+
+    def _index(self, document: Document) -> None:
+        # An explicit stack: documents may nest deeply, and Python recursion must not decide that.
+        stack: list[tuple[Any, str, str]] = [(document.content, "", document.uri)]
+        self.resources[document.uri] = (document, "")
+        while stack:
+            value, pointer, base = stack.pop()
+            if isinstance(value, dict):
+                own_id = _own_id(value, document.dialect)
+                if own_id:
+                    if own_id.startswith("#"):
+                        self.anchors[(base, own_id[1:])] = (document, pointer)
+                    else:
+                        base = urldefrag(urljoin(base, own_id))[0]
+                        self.resources.setdefault(base, (document, pointer))
+                for keyword in ("$anchor", "$dynamicAnchor"):
+                    anchor = value.get(keyword)
+                    if isinstance(anchor, str):
+                        self.anchors.setdefault((base, anchor), (document, pointer))
+                for key, item in value.items():
+                    if key in _DATA_KEYWORDS or not isinstance(item, (dict, list)):
+                        continue
+                    stack.append((item, f"{pointer}/{escape_token(key)}", base))
+            elif isinstance(value, list):
+                for position, item in enumerate(value):
+                    if isinstance(item, (dict, list)):
+                        stack.append((item, f"{pointer}/{position}", base))
+
+    def resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:
+        target_uri = urljoin(base, reference)
+        resource_uri, fragment = urldefrag(target_uri)
+        fragment = unquote(fragment)
+        entry = self.resources.get(resource_uri) or self._load_sibling(resource_uri, referrer, referrer_pointer,
+                                                                       reference)
+        document, resource_pointer = entry
+        if fragment and not fragment.startswith("/"):
+            anchored = self.anchors.get((resource_uri, fragment))
+            if anchored is None:
+                raise self._dangling(reference, referrer, referrer_pointer, f"no anchor {fragment!r} is declared")
+            document, pointer = anchored
+        else:
+            pointer = resource_pointer + fragment
+        schema, target_base = self._walk(document, pointer, reference, referrer, referrer_pointer)
+        return Target(document=document, pointer=pointer, base=target_base, schema=schema)
+
+    def _walk(self, document: Document, pointer: str, reference: str, referrer: Document,
+              referrer_pointer: str) -> tuple[Any, str]:
+        value = document.content
+        base = document.uri
+        tokens = pointer.split("/")[1:] if pointer else []
+        for token in tokens:
+            if isinstance(value, dict):
+                own_id = _own_id(value, document.dialect)
+                if own_id and not own_id.startswith("#"):
+                    base = urldefrag(urljoin(base, own_id))[0]
+                key = unescape_token(token)
+                if key not in value:
+                    raise self._dangling(reference, referrer, referrer_pointer,
+                                         f"{document.label} has nothing at {pointer}")
+                value = value[key]
+            elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
+                value = value[int(token)]
+            else:
+                raise self._dangling(reference, referrer, referrer_pointer, f"{document.label} has nothing at {pointer}")
+        if isinstance(value, dict):
+            own_id = _own_id(value, document.dialect)
+            if own_id and not own_id.startswith("#"):
+                base = urldefrag(urljoin(base, own_id))[0]
+        return value, base
+
+    def _load_sibling(self, uri: str, referrer: Document, referrer_pointer: str,
+                      reference: str) -> tuple[Document, str]:
+        candidate = _sibling_path(uri, referrer)
+        if candidate is None or not candidate.is_file():
+            where = f" (looked for {candidate.name} next to {referrer.label})" if candidate is not None else ""
+            raise self._dangling(reference, referrer, referrer_pointer, f"{uri} is not loaded{where}")
+        document = self.load_file(candidate, uri=uri)
+        self.resources.setdefault(uri, (document, ""))
+        return self.resources[uri]
+
+    @staticmethod
+    def _dangling(reference: str, referrer: Document, pointer: str, reason: str) -> InputError:
+        return InputError(Problem(referrer.label, f"$ref {reference!r} at #{pointer} does not resolve: {reason}",
+                                  hint="fix the reference or add the schema it names"))
+
+
+def _own_id(schema: Any, dialect: str) -> str | None:
+    if not isinstance(schema, dict):
+        return None
+    value = schema.get("id" if dialect == "draft-04" else "$id")
+    return value if isinstance(value, str) else None
+
+
+def _sibling_path(uri: str, referrer: Document) -> Path | None:
+    """Where a not-yet-loaded resource would be if the files sit side by side as their URIs do."""
+    target = urlsplit(uri)
+    if target.scheme == "file":
+        return Path(unquote(target.path))
+    if referrer.path is None:
+        return None
+    origin = urlsplit(referrer.uri)
+    if (target.scheme, target.netloc) != (origin.scheme, origin.netloc) or not target.path:
+        return None
+    relative = posixpath.relpath(unquote(target.path), posixpath.dirname(unquote(origin.path)) or "/")
+    return referrer.path.parent / relative
