@@ -12,7 +12,7 @@ import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urldefrag, urljoin, urlsplit
+from urllib.parse import unquote, urldefrag, urljoin as _urljoin, urlsplit
 
 from govern.errors import InputError, Problem
 from govern.fsio import read_document
@@ -194,6 +194,15 @@ class SchemaSet:
     def _dangling(reference: str, referrer: Document, pointer: str, reason: str) -> InputError:
         return InputError(Problem(referrer.label, f"$ref {reference!r} at #{pointer} does not resolve: {reason}",
                                   hint="fix the reference or add the schema it names"))
+
+
+def urljoin(base: str, reference: str) -> str:
+    """RFC 3986 resolution that also works for `urn:` bases, which the standard library leaves alone."""
+    if reference.startswith("#"):
+        return urldefrag(base)[0] + reference
+    if urlsplit(reference).scheme:
+        return reference
+    return _urljoin(base, reference)
 
 
 def _own_id(schema: Any, dialect: str) -> str | None:

@@ -1,0 +1,413 @@
+"""Structural differences between the old and new structure of a root, found by pairing.
+
+The pairing walks both graphs together: object properties by name, union alternatives by discriminator
+value or by structure, tuple items by position, named types through references (a rename alone is no
+change). Equal digests end a walk early, a pair of named types is compared once (so recursion ends),
+and a subtree added or removed as a whole is reported once, at its top. The walk emits differences as
+data; it decides nothing. The rule table (`govern.classify.rules`) decides.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from govern.model.fingerprint import DOMAINS, node_digest, type_digests
+from govern.model.graph import TypeGraph
+from govern.model.nodes import (
+    Alternative, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
+)
+
+OLD_DATA = "old-data-new-readers"  # stored data written before the change, read by new readers
+NEW_DATA = "new-data-old-readers"  # data written after the change, read by readers not yet upgraded
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One structural difference at a JSON pointer of the root's structure."""
+
+    path: str
+    kind: str
+    old: Node | None = None
+    new: Node | None = None
+    args: tuple[tuple[str, str], ...] = ()
+    breaks: tuple[str, ...] = ()
+
+    def arg(self, name: str) -> str | None:
+        return dict(self.args).get(name)
+
+
+@dataclass
+class Side:
+    graph: TypeGraph
+    digests: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, graph: TypeGraph) -> "Side":
+        return cls(graph, type_digests(graph.types, DOMAINS[graph.inventory_format]))
+
+    def resolve(self, node: Node) -> Node:
+        seen = 0
+        while isinstance(node, Ref) and seen < 1000:
+            node = self.graph.types[node.target].node
+            seen += 1
+        return node
+
+    def digest(self, node: Node) -> str:
+        return node_digest(node, self.digests.__getitem__, DOMAINS[self.graph.inventory_format])
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _args(**values) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((key, value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+                        for key, value in values.items() if value is not None))
+
+
+def content_model_name(node: Node) -> str:
+    if isinstance(node, Opaque) and not node.constraints:
+        return "open"
+    if isinstance(node, Never):
+        return "closed"
+    return "schema"
+
+
+def admits_name(obj: Object, name: str) -> bool:
+    """Whether the object's content model lets any value under this undeclared name through."""
+    import re
+
+    if content_model_name(obj.additional) != "open":
+        return False
+    if any(key == "propertyNames" for key, _ in obj.constraints):
+        return False
+    for pattern, _ in obj.pattern_properties:
+        try:
+            if re.search(pattern, name):
+                return False  # the name would be checked against the pattern's schema
+        except re.error:
+            return False
+    return True
+
+
+def discriminator_values(side: Side, node: Node, property_name: str = "kind") -> tuple[str, ...] | None:
+    """The wire values of a discriminator property on an object alternative, if it has a literal one."""
+    resolved = side.resolve(node)
+    operands = resolved.operands if isinstance(resolved, Intersection) else (resolved,)
+    for operand in operands:
+        operand = side.resolve(operand)
+        if isinstance(operand, Object):
+            prop = operand.property(property_name)
+            if prop is not None and prop.required:
+                value = side.resolve(prop.node)
+                if isinstance(value, Literal):
+                    return (value.value,)
+                if isinstance(value, Enum):
+                    return value.values
+    return None
+
+
+class Walker:
+    def __init__(self, old: Side, new: Side):
+        self.old = old
+        self.new = new
+        self._visited: set[tuple[str, str]] = set()
+
+    def compare(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
+        if isinstance(old, Ref) and isinstance(new, Ref):
+            pair = (old.target, new.target)
+            if self.old.digests[old.target] == self.new.digests[new.target] and \
+                    self.old.graph.inventory_format == self.new.graph.inventory_format:
+                return
+            if pair in self._visited:
+                return
+            self._visited.add(pair)
+        old_node, new_node = self.old.resolve(old), self.new.resolve(new)
+        if self.old.graph.inventory_format == self.new.graph.inventory_format and \
+                self.old.digest(old_node) == self.new.digest(new_node):
+            return
+        yield from self._compare_resolved(old_node, new_node, path)
+
+    def _compare_resolved(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
+        if isinstance(old, Union) and not isinstance(new, Union):
+            yield from self._union_narrowed(old, new, path)
+            return
+        if isinstance(new, Union) and not isinstance(old, Union):
+            yield from self._union_widened(old, new, path)
+            return
+        if type(old) is not type(new):
+            yield from self._kind_changed(old, new, path)
+            return
+        method = getattr(self, f"_compare_{old.kind}")
+        yield from method(old, new, path)
+
+    # --- per kind -----------------------------------------------------------------------------------
+
+    def _compare_primitive(self, old: Primitive, new: Primitive, path: str) -> Iterator[Difference]:
+        if old.type != new.type:
+            widening = (old.type, new.type) == ("integer", "number")
+            narrowing = (old.type, new.type) == ("number", "integer")
+            breaks = (NEW_DATA,) if widening else (OLD_DATA,) if narrowing else (OLD_DATA, NEW_DATA)
+            yield Difference(path, "type-changed", old, new, _args(old=old.type, new=new.type), breaks)
+        yield from self._constraints(old.constraints, new.constraints, path)
+
+    def _compare_literal(self, old: Literal, new: Literal, path: str) -> Iterator[Difference]:
+        yield Difference(path, "literal-changed", old, new, _args(old=old.value, new=new.value), (OLD_DATA, NEW_DATA))
+
+    def _compare_enum(self, old: Enum, new: Enum, path: str) -> Iterator[Difference]:
+        yield from self._values_changed(set(old.values), set(new.values), old, new, path)
+
+    def _values_changed(self, old_values: set[str], new_values: set[str], old: Node, new: Node,
+                        path: str) -> Iterator[Difference]:
+        added, removed = sorted(new_values - old_values), sorted(old_values - new_values)
+        if added:
+            yield Difference(path, "enum-value-added", old, new, _args(values=", ".join(added)), (NEW_DATA,))
+        if removed:
+            yield Difference(path, "enum-value-removed", old, new, _args(values=", ".join(removed)), (OLD_DATA,))
+
+    def _compare_object(self, old: Object, new: Object, path: str) -> Iterator[Difference]:
+        old_props = {p.name: p for p in old.properties}
+        new_props = {p.name: p for p in new.properties}
+        for name in sorted(old_props.keys() | new_props.keys()):
+            where = f"{path}/properties/{_escape(name)}"
+            before, after = old_props.get(name), new_props.get(name)
+            if before is None:
+                yield self._property_added(old, new, after, where)
+            elif after is None:
+                breaks = ((OLD_DATA,) if not admits_name(new, name) else ()) + ((NEW_DATA,) if before.required else ())
+                yield Difference(where, "property-removed", before.node, None,
+                                 _args(property=name, required=before.required), breaks)
+            else:
+                if before.reserved != after.reserved:
+                    kind = "reserved-made-real" if before.reserved else "property-made-reserved"
+                    yield Difference(where, kind, before.node, after.node, _args(property=name),
+                                     (NEW_DATA,) if before.reserved else (OLD_DATA,))
+                    continue
+                if before.required and not after.required:
+                    yield Difference(where, "required-made-optional", before.node, after.node, _args(property=name),
+                                     (NEW_DATA,))
+                elif after.required and not before.required:
+                    yield Difference(where, "optional-made-required", before.node, after.node, _args(property=name),
+                                     (OLD_DATA,))
+                yield from self.compare(before.node, after.node, where)
+        yield from self._content_model(old.additional, new.additional, f"{path}/additionalProperties")
+        old_patterns, new_patterns = dict(old.pattern_properties), dict(new.pattern_properties)
+        for pattern in sorted(old_patterns.keys() | new_patterns.keys()):
+            where = f"{path}/patternProperties/{_escape(pattern)}"
+            if pattern not in old_patterns:
+                yield Difference(where, "pattern-property-added", None, new_patterns[pattern], _args(pattern=pattern),
+                                 (OLD_DATA,))
+            elif pattern not in new_patterns:
+                yield Difference(where, "pattern-property-removed", old_patterns[pattern], None,
+                                 _args(pattern=pattern), (NEW_DATA,))
+            else:
+                yield from self.compare(old_patterns[pattern], new_patterns[pattern], where)
+        yield from self._constraints(old.constraints, new.constraints, path)
+
+    def _property_added(self, old: Object, new: Object, prop, where: str) -> Difference:
+        admitted = admits_name(old, prop.name)
+        if prop.required:
+            breaks = (OLD_DATA,) + (() if admitted else (NEW_DATA,))
+            return Difference(where, "required-property-added", None, prop.node,
+                              _args(property=prop.name), breaks)
+        return Difference(where, "optional-property-added", None, prop.node,
+                          _args(property=prop.name, admitted=admitted, reserved=prop.reserved or None),
+                          () if admitted else (NEW_DATA,))
+
+    def _content_model(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
+        old_model, new_model = content_model_name(old), content_model_name(new)
+        if old_model == new_model == "schema":
+            yield from self.compare(old, new, path)
+        elif old_model != new_model:
+            breaks = (OLD_DATA,) if new_model == "closed" or old_model == "open" else (NEW_DATA,)
+            yield Difference(path, "content-model-changed", old, new, _args(old=old_model, new=new_model), breaks)
+
+    def _compare_map(self, old: Map, new: Map, path: str) -> Iterator[Difference]:
+        yield from self.compare(old.values, new.values, f"{path}/additionalProperties")
+        yield from self._constraints(old.constraints, new.constraints, path)
+
+    def _compare_array(self, old: Array, new: Array, path: str) -> Iterator[Difference]:
+        yield from self.compare(old.items, new.items, f"{path}/items")
+        yield from self._constraints(old.constraints, new.constraints, path)
+
+    def _compare_tuple(self, old: Tuple, new: Tuple, path: str) -> Iterator[Difference]:
+        for position in range(max(len(old.items), len(new.items))):
+            where = f"{path}/prefixItems/{position}"
+            if position >= len(old.items):
+                yield Difference(where, "tuple-item-added", None, new.items[position], _args(position=position),
+                                 (OLD_DATA, NEW_DATA))
+            elif position >= len(new.items):
+                yield Difference(where, "tuple-item-removed", old.items[position], None, _args(position=position),
+                                 (OLD_DATA, NEW_DATA))
+            else:
+                yield from self.compare(old.items[position], new.items[position], where)
+        yield from self._content_model(old.rest, new.rest, f"{path}/items")
+        yield from self._constraints(old.constraints, new.constraints, path)
+
+    def _compare_intersection(self, old: Intersection, new: Intersection, path: str) -> Iterator[Difference]:
+        old_left = {self.old.digest(op): op for op in old.operands}
+        new_left = {self.new.digest(op): op for op in new.operands}
+        same = old_left.keys() & new_left.keys() if self.old.graph.inventory_format == self.new.graph.inventory_format else set()
+        old_rest = [op for digest, op in sorted(old_left.items()) if digest not in same]
+        new_rest = [op for digest, op in sorted(new_left.items()) if digest not in same]
+        if len(old_rest) == len(new_rest) == 1:
+            yield from self.compare(old_rest[0], new_rest[0], f"{path}/allOf")
+            return
+        for op in old_rest:
+            yield Difference(f"{path}/allOf", "operand-removed", op, None, (), (NEW_DATA,))
+        for op in new_rest:
+            yield Difference(f"{path}/allOf", "operand-added", None, op, (), (OLD_DATA,))
+
+    def _compare_union(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
+        if old.policy != new.policy:
+            yield Difference(path, "policy-changed", old, new, _args(old=old.policy, new=new.policy),
+                             (OLD_DATA, NEW_DATA))
+        if old.exclusive != new.exclusive:
+            yield Difference(path, "union-mode-changed", old, new,
+                             _args(old="oneOf" if old.exclusive else "anyOf", new="oneOf" if new.exclusive else "anyOf"),
+                             (OLD_DATA,) if new.exclusive else (NEW_DATA,))
+        if old.discriminator != new.discriminator:
+            yield Difference(path, "discriminator-changed", old, new,
+                             _args(old=old.discriminator, new=new.discriminator), (OLD_DATA, NEW_DATA))
+        yield from self._alternatives(old, new, path)
+
+    def _alternatives(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
+        keyword = "oneOf" if new.exclusive else "anyOf"
+        groups_old = self._groups(self.old, old)
+        groups_new = self._groups(self.new, new)
+        if groups_old is not None and groups_new is not None:
+            for kind in sorted(groups_old.keys() | groups_new.keys()):
+                where = f"{path}/{keyword}/{_escape(json.loads(kind) if kind.startswith(chr(34)) else kind)}"
+                before, after = groups_old.get(kind, []), groups_new.get(kind, [])
+                if not before:
+                    yield Difference(where, "alternative-added", None, after[0].node,
+                                     _args(kind=kind, qualified=all(a.qualified for a in after),
+                                           policy=new.policy, old_policy=old.policy), (NEW_DATA,))
+                elif not after:
+                    yield Difference(where, "alternative-removed", before[0].node, None, _args(kind=kind), (OLD_DATA,))
+                else:
+                    yield from self._pair_by_structure(before, after, where)
+            return
+        yield from self._pair_by_structure(list(old.alternatives), list(new.alternatives), f"{path}/{keyword}")
+
+    def _groups(self, side: Side, union: Union) -> dict[str, list[Alternative]] | None:
+        """Alternatives grouped by discriminator value: several alternatives with one wire kind form one group."""
+        property_name = "kind"
+        if union.discriminator is not None:
+            property_name = json.loads(union.discriminator)["propertyName"]
+        groups: dict[str, list[Alternative]] = {}
+        for alternative in union.alternatives:
+            values = discriminator_values(side, alternative.node, property_name)
+            if values is None or len(values) != 1:
+                return None
+            groups.setdefault(values[0], []).append(alternative)
+        return groups
+
+    def _pair_by_structure(self, before: list[Alternative], after: list[Alternative], path: str) -> Iterator[Difference]:
+        same_format = self.old.graph.inventory_format == self.new.graph.inventory_format
+        old_digests = [self.old.digest(a.node) for a in before]
+        new_digests = [self.new.digest(a.node) for a in after]
+        unmatched_old = list(range(len(before)))
+        unmatched_new = list(range(len(after)))
+        if same_format:
+            for i in list(unmatched_old):
+                for j in unmatched_new:
+                    if old_digests[i] == new_digests[j] and before[i].qualified == after[j].qualified:
+                        unmatched_old.remove(i)
+                        unmatched_new.remove(j)
+                        break
+        # Pair the rest when their kinds match one to one, so a change inside an alternative is precise.
+        for i in list(unmatched_old):
+            kind = self.old.resolve(before[i].node).kind
+            candidates = [j for j in unmatched_new if self.new.resolve(after[j].node).kind == kind]
+            if len(candidates) == 1 and sum(1 for k in unmatched_old if self.old.resolve(before[k].node).kind == kind) == 1:
+                j = candidates[0]
+                unmatched_old.remove(i)
+                unmatched_new.remove(j)
+                if before[i].qualified != after[j].qualified:
+                    yield Difference(path, "qualification-changed", before[i].node, after[j].node,
+                                     _args(old=before[i].qualified, new=after[j].qualified), (OLD_DATA, NEW_DATA))
+                yield from self.compare(before[i].node, after[j].node, path)
+        for i in unmatched_old:
+            yield Difference(path, "alternative-removed", before[i].node, None, (), (OLD_DATA,))
+        for j in unmatched_new:
+            yield Difference(path, "alternative-added", None, after[j].node, _args(qualified=after[j].qualified),
+                             (NEW_DATA,))
+
+    def _union_widened(self, old: Node, new: Union, path: str) -> Iterator[Difference]:
+        digest = self.old.digest(old)
+        same_format = self.old.graph.inventory_format == self.new.graph.inventory_format
+        matches = [a for a in new.alternatives if same_format and self.new.digest(a.node) == digest]
+        if matches and new.policy is None:
+            for alternative in new.alternatives:
+                if alternative is not matches[0]:
+                    yield Difference(path, "alternative-added", None, alternative.node, (), (NEW_DATA,))
+            return
+        yield from self._kind_changed(old, new, path)
+
+    def _union_narrowed(self, old: Union, new: Node, path: str) -> Iterator[Difference]:
+        digest = self.new.digest(new)
+        same_format = self.old.graph.inventory_format == self.new.graph.inventory_format
+        matches = [a for a in old.alternatives if same_format and self.old.digest(a.node) == digest]
+        if matches and old.policy is None:
+            for alternative in old.alternatives:
+                if alternative is not matches[0]:
+                    yield Difference(path, "alternative-removed", alternative.node, None, (), (OLD_DATA,))
+            return
+        yield from self._kind_changed(old, new, path)
+
+    def _compare_opaque(self, old: Opaque, new: Opaque, path: str) -> Iterator[Difference]:
+        yield from self._constraints(old.constraints, new.constraints, path)
+
+    def _compare_never(self, old: Never, new: Never, path: str) -> Iterator[Difference]:
+        return iter(())
+
+    def _compare_ref(self, old: Ref, new: Ref, path: str) -> Iterator[Difference]:  # pragma: no cover
+        return iter(())  # references are resolved before comparison
+
+    def _kind_changed(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
+        if isinstance(old, (Literal, Enum)) and isinstance(new, (Literal, Enum)):
+            old_values = {old.value} if isinstance(old, Literal) else set(old.values)
+            new_values = {new.value} if isinstance(new, Literal) else set(new.values)
+            yield from self._values_changed(old_values, new_values, old, new, path)
+            return
+        if isinstance(new, Opaque) and not new.constraints:
+            yield Difference(path, "type-widened-to-any", old, new, _args(old=old.kind), (NEW_DATA,))
+            return
+        yield Difference(path, "type-changed", old, new, _args(old=old.kind, new=new.kind), (OLD_DATA, NEW_DATA))
+
+    def _constraints(self, old, new, path: str) -> Iterator[Difference]:
+        before, after = dict(old), dict(new)
+        for keyword in sorted(before.keys() | after.keys()):
+            if before.get(keyword) == after.get(keyword):
+                continue
+            old_value, new_value = before.get(keyword), after.get(keyword)
+            yield Difference(f"{path}/{_escape(keyword)}" if path or keyword else path,
+                             "constraint-changed" if old_value is not None and new_value is not None
+                             else "constraint-added" if new_value is not None else "constraint-removed",
+                             None, None, _args(keyword=keyword, old=old_value, new=new_value),
+                             _constraint_breaks(keyword, old_value, new_value))
+
+
+_LOWER_BOUNDS = {"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"}
+_UPPER_BOUNDS = {"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"}
+
+
+def _constraint_breaks(keyword: str, old: str | None, new: str | None) -> tuple[str, ...]:
+    """Which way a constraint change breaks: tightening rejects old data, loosening rejects new data."""
+    if old is None:
+        return (OLD_DATA,)
+    if new is None:
+        return (NEW_DATA,)
+    try:
+        before, after = json.loads(old), json.loads(new)
+    except ValueError:  # pragma: no cover - constraint texts are canonical JSON
+        return (OLD_DATA, NEW_DATA)
+    if isinstance(before, (int, float)) and isinstance(after, (int, float)) and not isinstance(before, bool):
+        if keyword in _LOWER_BOUNDS:
+            return (OLD_DATA,) if after > before else (NEW_DATA,)
+        if keyword in _UPPER_BOUNDS:
+            return (OLD_DATA,) if after < before else (NEW_DATA,)
+    return (OLD_DATA, NEW_DATA)

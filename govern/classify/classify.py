@@ -1,0 +1,98 @@
+"""Classify every root of an old and a new set of graphs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from govern.classify.changes import NEW_DATA, OLD_DATA, Difference, Side, Walker
+from govern.classify.rules import STRICT_ROLES, SAME_VERSION, VERSION_BUMP, RuleContext, decide, max_decision
+from govern.model.graph import TypeGraph
+from govern.model.nodes import Ref
+
+UNCHANGED, NEW, REMOVED = "unchanged", "new", "removed"
+
+
+@dataclass(frozen=True)
+class Change:
+    path: str
+    kind: str
+    rule: str
+    decision: str
+    args: tuple[tuple[str, str], ...]
+    breaks: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "kind": self.kind, "rule": self.rule, "decision": self.decision,
+                "breaks": list(self.breaks), "args": dict(self.args)}
+
+
+@dataclass(frozen=True)
+class RootDiff:
+    root: str
+    decision: str  # unchanged | same-version | version-bump | new | removed
+    minimum: str | None  # the decision a record must declare at least (None when unchanged)
+    changes: tuple[Change, ...]
+    old_digest: str | None
+    new_digest: str | None
+
+    def to_json(self) -> dict:
+        return {"root": self.root, "decision": self.decision, "minimum": self.minimum,
+                "before": self.old_digest, "after": self.new_digest,
+                "changes": [change.to_json() for change in self.changes]}
+
+
+def _roots(graphs: list[TypeGraph]) -> dict[str, tuple[Side, str, str]]:
+    found = {}
+    for graph in graphs:
+        side = Side.of(graph)
+        for root in graph.roots.values():
+            found[root.id] = (side, root.type_key, root.role)
+    return found
+
+
+def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph]) -> list[RootDiff]:
+    old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
+    results = []
+    for root_id in sorted(old_roots.keys() | new_roots.keys()):
+        results.append(classify_root(root_id, old_roots.get(root_id), new_roots.get(root_id)))
+    return results
+
+
+def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Side, str, str] | None) -> RootDiff:
+    if old is None and new is None:  # pragma: no cover - callers pass at least one side
+        raise ValueError(root_id)
+    roles = {entry[2] for entry in (old, new) if entry is not None}
+    context = RuleContext(role=next((role for role in STRICT_ROLES if role in roles), sorted(roles)[0]))
+    if old is None:
+        side, key, _ = new
+        change = _decided(Difference("", "root-added", None, Ref(key), (("root", root_id),), ()), context)
+        return RootDiff(root_id, NEW, change.decision, (change,), None, side.digests[key])
+    if new is None:
+        side, key, _ = old
+        change = _decided(Difference("", "root-removed", Ref(key), None, (("root", root_id),), (OLD_DATA,)), context)
+        return RootDiff(root_id, REMOVED, change.decision, (change,), side.digests[key], None)
+    old_side, old_key, _ = old
+    new_side, new_key, _ = new
+    old_digest, new_digest = old_side.digests[old_key], new_side.digests[new_key]
+    if old_digest == new_digest:
+        return RootDiff(root_id, UNCHANGED, None, (), old_digest, new_digest)
+    differences = list(Walker(old_side, new_side).compare(Ref(old_key), Ref(new_key), ""))
+    if old_side.graph.inventory_format != new_side.graph.inventory_format:
+        differences.append(Difference("", "inventory-format-changed", None, None,
+                                      (("new", str(new_side.graph.inventory_format)),
+                                       ("old", str(old_side.graph.inventory_format))), (OLD_DATA, NEW_DATA)))
+    if not differences:
+        # The digests differ but the walk found nothing it can name: never call that same-version.
+        differences.append(Difference("", "structure-changed", None, None, (), (OLD_DATA, NEW_DATA)))
+    changes = tuple(sorted((_decided(d, context) for d in differences), key=lambda c: (c.path, c.kind, c.args)))
+    decision = max_decision({change.decision for change in changes})
+    return RootDiff(root_id, decision, decision, changes, old_digest, new_digest)
+
+
+def _decided(difference: Difference, context: RuleContext) -> Change:
+    entry = decide(difference, context)
+    return Change(difference.path, difference.kind, entry.id, entry.decision, difference.args, difference.breaks)
+
+
+__all__ = ["Change", "RootDiff", "classify", "UNCHANGED", "NEW", "REMOVED", "SAME_VERSION", "VERSION_BUMP",
+           "NEW_DATA", "OLD_DATA"]

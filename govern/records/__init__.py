@@ -1,0 +1,1 @@
+"""Change records: declarations, prose, consistency records, snapshots and the record history."""
