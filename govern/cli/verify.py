@@ -9,21 +9,32 @@ from govern.cli._common import load_project, project_option, reports_errors
 
 
 @click.command()
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "github", "sarif", "markdown"]),
+              default="text", show_default=True,
+              help="text for people; json for tools; github for workflow annotations; sarif (2.1.0) for code "
+                   "scanning; markdown for a pull-request comment (with a prose file and the command to run).")
 @project_option
 @reports_errors
-def verify(project: Path | None) -> None:
-    """Check the project against its configured sources (for CI).
+def verify(output_format: str, project: Path | None) -> None:
+    """Check the whole record history against the current source (for CI).
 
-    Checks that the generated files (schemas/inventory.json, schemas/catalog.md, schemas/catalog.zh.md)
-    are current. Exit 0 when everything is consistent, 1 with findings, 2 when an input cannot be read.
+    Checks: record syntax and slugs; English and Chinese declarations equal; consistency records current
+    (prose edited in one language only is a stale translation); snapshots reproduce the declared
+    digests; predecessors exist and were not edited after being depended on; no cycles; no two
+    successors of one record for one root; each root's latest record agrees with the current source;
+    declared decisions at least the inferred ones; version-bumps raise the format version; generated
+    files current. All findings are reported together.
+
+    Exit 0 when clean, 1 with findings, 2 when a source cannot be read.
     """
-    from govern.extract import current_inventory, generated_files, stale_files
+    from govern.report.render import render
+    from govern.verify.checks import verify_project
 
     config = load_project(project)
-    stale = stale_files(generated_files(config, current_inventory(config)))
-    for generated in stale:
-        click.echo(f"{generated.path.relative_to(config.project_root).as_posix()}: generated-stale: the file does "
-                   "not match the sources (run `govern extract`)")
-    if stale:
-        sys.exit(1)
-    click.echo("verify: clean")
+    findings, _, _ = verify_project(config)
+    template = ""
+    if any(f.id.startswith("unacknowledged") for f in findings):
+        template_path = config.path(config.templates_dir) / "prose.yaml"
+        template = template_path.read_text(encoding="utf-8") if template_path.is_file() else ""
+    click.echo(render(findings, output_format, prose_template=template), nl=False)
+    sys.exit(1 if findings else 0)

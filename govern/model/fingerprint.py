@@ -4,8 +4,9 @@ Every node is hashed once, over a small form in which its children appear as the
 contributes its target's digest, so `$ref` and an inline copy hash alike and a shared subtree is never
 hashed twice. Names of named types never enter a hash. Recursive types are handled per strongly connected
 component of the reference graph by partition refinement: round k hashes the depth-k unfolding, and the
-rounds stop once the partition of the component into equal types no longer changes. The result depends on
-structure alone, not on names or the order in which types are declared.
+rounds stop once the partition of the component into equal types no longer changes, and each member's digest
+then covers the whole quotient graph of its component. The result depends on structure alone, not on names or
+the order in which types are declared.
 """
 
 from __future__ import annotations
@@ -71,32 +72,68 @@ def hash_form(node: Node, digest_of: Callable[[Node], str]) -> dict:
 
 def type_digests(types: Mapping[str, NamedType], domain: str) -> dict[str, str]:
     """Digest of every named type, each computed once, recursive components included."""
-    edges = {key: sorted(references(named.node) & types.keys()) for key, named in types.items()}
+    # A type that is only a reference (an alias) is its target: `$ref` and inline hash alike, also when the
+    # target is recursive (hashing the alias as one more member would give it a digest of its own).
+    canonical = {key: _alias_target(key, types) for key in types}
+    edges = {key: sorted({canonical.get(target, target) for target in references(named.node) & types.keys()})
+             for key, named in types.items() if canonical[key] == key}
     digests: dict[str, str] = {}
-    for component in strongly_connected_components(sorted(types), edges):
+
+    def settled(key: str) -> str:
+        return digests[canonical.get(key, key)]
+
+    for component in strongly_connected_components(sorted(edges), edges):
         if len(component) == 1 and component[0] not in edges[component[0]]:
             key = component[0]
-            digests[key] = node_digest(types[key].node, digests.__getitem__, domain)
+            digests[key] = node_digest(types[key].node, settled, domain)
         else:
-            digests.update(_component_digests(component, types, digests, domain))
-    return digests
+            digests.update(_component_digests(component, types, settled, canonical, domain))
+    for key, target in canonical.items():
+        digests[key] = digests[target]
+    return dict(sorted(digests.items()))
 
 
-def _component_digests(component: list[str], types: Mapping[str, NamedType], settled: dict[str, str],
-                       domain: str) -> dict[str, str]:
+def _alias_target(key: str, types: Mapping[str, NamedType]) -> str:
+    seen = {key}
+    while isinstance(types[key].node, Ref) and types[key].node.target in types:
+        key = types[key].node.target
+        if key in seen:  # a loop of bare references (adapters reject these): hash it as it stands
+            return key
+        seen.add(key)
+    return key
+
+
+def _component_digests(component: list[str], types: Mapping[str, NamedType], settled: Callable[[str], str],
+                       canonical: Mapping[str, str], domain: str) -> dict[str, str]:
     current = {key: _RECURSION_PLACEHOLDER for key in component}
+
+    def lookup(key: str) -> str:
+        key = canonical.get(key, key)
+        return current[key] if key in current else settled(key)
+
     classes = 1
     for _ in range(len(component) + 1):
-        def lookup(key: str) -> str:
-            return current[key] if key in current else settled[key]
-
         following = {key: node_digest(types[key].node, lookup, domain) for key in component}
         count = len(set(following.values()))
         current = following
         if count == classes:
             break
         classes = count
-    return current
+    # The stable partition's class names (depth-k unfoldings) only tell the members of this component apart:
+    # two components may agree to depth k and differ deeper. The digest therefore covers the whole quotient
+    # graph, each class with its own structure and the classes it refers to, so any change anywhere in the
+    # cycle changes every member's digest, while names and declaration order still play no part.
+    quotient = sorted({(current[key], _form_text(types[key].node, lookup, domain)) for key in component})
+    classes_form = [list(entry) for entry in quotient]
+    return {key: sha256_digest(domain, simple_canonical_json({"k": "recursive", "self": current[key],
+                                                               "classes": classes_form}))
+            for key in component}
+
+
+def _form_text(node: Node, lookup: Callable[[str], str], domain: str) -> str:
+    if isinstance(node, Ref):
+        return simple_canonical_json({"k": "ref", "to": lookup(node.target)})
+    return simple_canonical_json(hash_form(node, lambda child: node_digest(child, lookup, domain)))
 
 
 def strongly_connected_components(nodes: list[str], edges: Mapping[str, list[str]]) -> list[list[str]]:

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from govern.cli._common import load_project, project_option, reports_errors
+
+DECISION = click.Choice(["same-version", "version-bump"])
+
+
+@click.group()
+def record() -> None:
+    """Create, refresh and sync dated bilingual change records (records/ID.{md,zh.md,i18n.yaml,schema.json})."""
+
+
+@record.command("new")
+@click.argument("slug")
+@click.option("--prose", "prose_path", type=click.Path(path_type=Path), required=True,
+              help="YAML with en: and zh: mappings, each with title, summary, compatibility, verification "
+                   "(start from templates/prose.yaml).")
+@click.option("--decision", type=DECISION, default=None,
+              help="Assert the decision; weaker than the inferred minimum is refused. Default: the inferred one.")
+@click.option("--date", "date", default=None, metavar="YYYY-MM-DD", help="The record date (default: today).")
+@project_option
+@reports_errors
+def new(slug: str, prose_path: Path, decision: str | None, date: str | None, project: Path | None) -> None:
+    """Record every root whose digest differs from its latest record, as records/DATE-SLUG.*.
+
+    With no record yet, writes the baseline: the complete initial inventory. A version-bump must raise the
+    source's format version in the same change; a same-version record needs compatibility prose in both
+    languages. Refusals write nothing; an existing record is never overwritten. The inventory and the
+    catalog pair are regenerated with the record.
+    """
+    from govern.records.create import create_record
+
+    config = load_project(project)
+    plan = create_record(config, slug, prose_path, decision, date)
+    for entry in plan.declaration.entries:
+        after = entry.after or "tombstone"
+        click.echo(f"{entry.root}: {entry.decision} ({entry.predecessor or 'no predecessor'} -> {after})")
+    click.echo(f"wrote records for {plan.record_id}")
+
+
+@record.command("refresh")
+@click.argument("record_id", metavar="ID")
+@click.option("--prose", "prose_path", type=click.Path(path_type=Path), default=None,
+              help="New prose (default: keep the record's current prose).")
+@click.option("--decision", type=DECISION, default=None, help="Assert the decision, as for `record new`.")
+@project_option
+@reports_errors
+def refresh(record_id: str, prose_path: Path | None, decision: str | None, project: Path | None) -> None:
+    """Regenerate an unaccepted terminal record against the current source.
+
+    Refused for the baseline and for any record that another record depends on (accepted history).
+    """
+    from govern.records.create import refresh_record
+
+    config = load_project(project)
+    plan = refresh_record(config, record_id, prose_path, decision)
+    click.echo(f"refreshed {plan.record_id}")
+
+
+@record.command("sync")
+@click.argument("record_id", metavar="ID")
+@project_option
+@reports_errors
+def sync(record_id: str, project: Path | None) -> None:
+    """Rewrite the consistency record (ID.i18n.yaml) after both languages were updated."""
+    from govern.records.create import sync_record
+
+    config = load_project(project)
+    path = sync_record(config, record_id)
+    click.echo(f"wrote {path.relative_to(config.project_root).as_posix()}")

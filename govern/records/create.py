@@ -1,0 +1,277 @@
+"""Creating, refreshing and syncing records. Every refusal happens before any file is written, and the
+record's files are written together with the regenerated inventory and catalog pair (all or none).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from govern.classify.classify import REMOVED, UNCHANGED, RootDiff, classify
+from govern.classify.rules import SAME_VERSION, VERSION_BUMP
+from govern.config import Config
+from govern.errors import InputError, Problem, Refusal
+from govern.fsio import atomic_write_many, read_text
+from govern.model.graph import TypeGraph
+from govern.model.inventory import Inventory, build_inventory
+from govern.records.format import (
+    LANGUAGES, PROSE_KEYS, SLUG_PATTERN, SUFFIXES, Declaration, Entry, FormatError, Prose, consistency_yaml,
+    declaration_yaml, load_yaml, parse_prose, split_front_matter,
+)
+from govern.records.history import History, load_history, recorded_graphs
+from govern.records.snapshot import snapshot_document, snapshot_text
+
+CHANGE_LABELS = {
+    "en": {"root": "Root", "decision": "decision", "rule": "rule", "none": "No structural change.",
+           "new": "new root", "removed": "root removed (tombstone)", "breaks": "breaks"},
+    "zh": {"root": "根类型", "decision": "决策", "rule": "规则", "none": "无结构变更。",
+           "new": "新增根类型", "removed": "删除根类型（墓碑）", "breaks": "影响"},
+}
+
+
+def read_prose_input(path: Path) -> dict[str, dict[str, str]]:
+    """The bilingual prose input: `en:` and `zh:` mappings with title, summary, compatibility, verification."""
+    text = read_text(path)
+    try:
+        data = load_yaml(text)
+    except FormatError as error:
+        raise InputError(Problem(str(path), error.reason, line=error.line)) from None
+    problems = []
+    if not isinstance(data, dict):
+        raise InputError(Problem(str(path), "must be a mapping with en: and zh:",
+                                 hint="start from templates/prose.yaml"))
+    prose: dict[str, dict[str, str]] = {}
+    for language in LANGUAGES:
+        section = data.get(language)
+        if not isinstance(section, dict):
+            problems.append(Problem(str(path), f"{language}: must be a mapping with {', '.join(PROSE_KEYS)}",
+                                    hint="start from templates/prose.yaml"))
+            continue
+        prose[language] = {}
+        for key in PROSE_KEYS:
+            value = section.get(key, "")
+            if not isinstance(value, str):
+                problems.append(Problem(str(path), f"{language}.{key} must be a string"))
+                value = ""
+            if key == "title" and not value.strip():
+                problems.append(Problem(str(path), f"{language}.title must not be empty"))
+            if key == "title" and "\n" in value.strip():
+                problems.append(Problem(str(path), f"{language}.title must be one line"))
+            prose[language][key] = value.strip()
+        for key in sorted(set(section) - set(PROSE_KEYS)):
+            problems.append(Problem(str(path), f"{language}.{key} is not a prose key",
+                                    hint=f"use {', '.join(PROSE_KEYS)}"))
+    for key in sorted(set(data) - set(LANGUAGES)):
+        problems.append(Problem(str(path), f"{key} is not a language", hint="use en and zh"))
+    if problems:
+        raise InputError(problems)
+    return prose
+
+
+def format_version_key(value: Any) -> tuple:
+    """Order format versions: integers numerically, dotted versions part by part."""
+    if isinstance(value, int):
+        return (value,)
+    if isinstance(value, str) and re.fullmatch(r"\d+(\.\d+)*", value.split("-")[0].split("+")[0]):
+        return tuple(int(part) for part in value.split("-")[0].split("+")[0].split("."))
+    return (str(value),)
+
+
+def raises_format_version(before: Any, after: Any) -> bool:
+    if before is None or after is None:
+        return True
+    try:
+        return format_version_key(after) > format_version_key(before)
+    except TypeError:
+        return False
+
+
+def render_changes(results: list[RootDiff], language: str) -> str:
+    from govern.classify.rules import RULES_BY_ID
+
+    labels = CHANGE_LABELS[language]
+    lines = []
+    for result in results:
+        head = f"- `{result.root}`: {result.minimum}"
+        if result.decision == "new":
+            head += f" ({labels['new']})"
+        elif result.decision == REMOVED:
+            head += f" ({labels['removed']})"
+        lines.append(head)
+        for change in result.changes:
+            if change.kind in ("root-added", "root-removed"):
+                continue
+            rule = RULES_BY_ID[change.rule]
+            purpose = rule.purpose_en if language == "en" else rule.purpose_zh
+            details = ", ".join(f"{key}={value}" for key, value in change.args)
+            breaks = f"; {labels['breaks']}: {', '.join(change.breaks)}" if change.breaks else ""
+            lines.append(f"  - `{change.path or '/'}` {change.kind}{' (' + details + ')' if details else ''}: "
+                         f"{change.decision}, {labels['rule']} `{change.rule}`{breaks}. {purpose}")
+    return "\n".join(lines) if lines else labels["none"]
+
+
+def render_record(config: Config, declaration: Declaration, prose: dict[str, dict[str, str]],
+                  results: list[RootDiff], language: str) -> str:
+    template_path = config.path(config.templates_dir) / f"record.{language}.md"
+    template = read_text(template_path)
+    values = {"declaration": declaration_yaml(declaration), "changes": render_changes(results, language)}
+    for key in PROSE_KEYS:
+        values[key] = prose[language][key] or "-"
+    missing = [name for name in values if "{{" + name + "}}" not in template]
+    if missing:
+        raise InputError(Problem(str(template_path), "lacks the placeholders " + ", ".join(missing)))
+    return re.sub(r"\{\{(\w+)\}\}", lambda match: values.get(match.group(1), match.group(0)), template)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a record operation will write, computed and checked before anything is written."""
+
+    record_id: str
+    declaration: Declaration
+    files: dict[Path, str]
+    results: tuple[RootDiff, ...]
+
+
+def _prose_from_record(prose: dict[str, Prose]) -> dict[str, dict[str, str]]:
+    return {language: {key: prose[language].get(key) for key in PROSE_KEYS} for language in LANGUAGES}
+
+
+def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | None, decision: str | None = None,
+                date: str | None = None, *, replacing: str | None = None, today: _dt.date | None = None) -> Plan:
+    from govern.extract import generated_files
+    from govern.sources.load import load_configured
+
+    if not SLUG_PATTERN.match(slug):
+        raise Refusal(Problem(slug, "is not a valid slug", hint="use lowercase letters, digits and hyphens, e.g. add-thread-label"))
+    day = date or (today or _dt.date.today()).isoformat()
+    try:
+        _dt.date.fromisoformat(day)
+    except ValueError:
+        raise Refusal(Problem(day, "is not a date", hint="use YYYY-MM-DD")) from None
+    record_id = f"{day}-{slug}"
+    history = load_history(config)
+    broken = [finding for record in history.records.values() for finding in record.findings]
+    if broken:
+        raise Refusal([Problem(f.path, f.message, line=f.line, hint=f.hint) for f in broken])
+    if replacing is None and record_id in history.records:
+        raise Refusal(Problem(str(config.path(config.records_dir) / f"{record_id}.md"), "already exists",
+                              hint="records are never overwritten: choose another slug or date"))
+    if replacing is not None:
+        history = _without(history, replacing)
+    current = load_configured(config)
+    old = recorded_graphs(config, history) if history.records else []
+    results = [result for result in classify(old, current) if result.decision != UNCHANGED]
+    if not results:
+        raise Refusal(Problem(config.path(config.records_dir).as_posix(), "nothing to record: every root agrees "
+                              "with its latest record", hint="`govern diff` shows the current changes"))
+    inferred = VERSION_BUMP if any(r.minimum == VERSION_BUMP for r in results) else SAME_VERSION
+    if decision is not None and decision == SAME_VERSION and inferred == VERSION_BUMP:
+        bumps = ", ".join(r.root for r in results if r.minimum == VERSION_BUMP)
+        raise Refusal(Problem(record_id, f"--decision same-version is weaker than the inferred version-bump ({bumps})",
+                              hint="run `govern diff` to see the breaking changes, or declare version-bump"))
+    chosen = decision or inferred
+    if prose is None:
+        raise Refusal(Problem(record_id, "needs prose", hint="pass --prose FILE (see templates/prose.yaml)"))
+    if chosen == SAME_VERSION and not all(prose[language]["compatibility"] for language in LANGUAGES):
+        raise Refusal(Problem(record_id, "a same-version record needs compatibility prose in both languages",
+                              hint="explain why old data may omit the change and why older readers ignore it"))
+
+    inventory = build_inventory(current)
+    graphs_by_root = {root.id: graph for graph in current for root in graph.roots.values()}
+    entries = []
+    problems = []
+    for result in results:
+        predecessor = history.latest(result.root)
+        previous = history.records[predecessor].declaration.entry(result.root) if predecessor else None
+        graph = graphs_by_root.get(result.root)
+        after_version = graph.format_version if graph is not None else None
+        entry = Entry(root=result.root, decision=chosen if chosen == VERSION_BUMP else result.minimum,
+                      predecessor=predecessor, predecessor_link=history.records[predecessor].link if predecessor else None,
+                      after=inventory.roots[result.root].digest if result.decision != REMOVED else None,
+                      format_before=previous.format_after if previous else None, format_after=after_version)
+        if entry.decision == VERSION_BUMP and previous is not None and entry.after is not None and \
+                not raises_format_version(entry.format_before, entry.format_after):
+            problems.append(Problem(result.root, f"a version-bump must raise the format version, which stays "
+                                    f"{entry.format_before!r} -> {entry.format_after!r}",
+                                    hint="raise the source's format version (schemaVersion's x-persistence-version, "
+                                         "or info.version) in the same change"))
+        entries.append(entry)
+    if problems:
+        raise Refusal(problems)
+    declaration = Declaration(record_id, day, not history.records, tuple(entries))
+    present = {entry.root for entry in entries if entry.after is not None}
+    snapshot = snapshot_document(record_id, current, present, {r: e.digest for r, e in inventory.roots.items()})
+    folder = config.path(config.records_dir)
+    texts = {language: render_record(config, declaration, prose, results, language) for language in LANGUAGES}
+    parsed = {language: parse_prose(split_front_matter(texts[language])[1]) for language in LANGUAGES}
+    files = {
+        folder / f"{record_id}{SUFFIXES['en']}": texts["en"],
+        folder / f"{record_id}{SUFFIXES['zh']}": texts["zh"],
+        folder / f"{record_id}{SUFFIXES['i18n']}": consistency_yaml(declaration, parsed),
+        folder / f"{record_id}{SUFFIXES['schema']}": snapshot_text(snapshot),
+    }
+    for generated in generated_files(config, inventory):
+        files[generated.path] = generated.text
+    return Plan(record_id, declaration, files, tuple(results))
+
+
+def _without(history: History, record_id: str) -> History:
+    records = {key: value for key, value in history.records.items() if key != record_id}
+    successors = {key: [s for s in value if s != record_id] for key, value in history.successors.items()}
+    by_root = {root: [r for r in ids if r != record_id] for root, ids in history.by_root.items()}
+    return History(records, successors, {root: ids for root, ids in by_root.items() if ids})
+
+
+def create_record(config: Config, slug: str, prose_path: Path, decision: str | None = None,
+                  date: str | None = None) -> Plan:
+    plan = plan_record(config, slug, read_prose_input(prose_path), decision, date)
+    atomic_write_many(plan.files)
+    return plan
+
+
+def refresh_record(config: Config, record_id: str, prose_path: Path | None = None,
+                   decision: str | None = None) -> Plan:
+    history = load_history(config)
+    record = history.records.get(record_id)
+    if record is None:
+        raise InputError(Problem(str(config.path(config.records_dir) / f"{record_id}.md"), "does not exist"))
+    if record.declaration is None:
+        raise Refusal(Problem(record.relative("en"), "cannot be read, so it cannot be refreshed",
+                              hint="fix its front matter first"))
+    if record.declaration.baseline:
+        raise Refusal(Problem(record.relative("en"), "is the baseline, which is never refreshed",
+                              hint="record the change in a new record: govern record new SLUG --prose FILE"))
+    dependants = history.dependants(record_id)
+    if dependants:
+        raise Refusal(Problem(record.relative("en"), f"has dependants ({', '.join(dependants)}), so it is accepted "
+                              "history", hint="record the change in a new record instead"))
+    prose = read_prose_input(prose_path) if prose_path else _prose_from_record(record.prose)
+    date, _, slug = record_id[:10], None, record_id[11:]
+    plan = plan_record(config, slug, prose, decision, date, replacing=record_id)
+    stale = [record.path(part) for part in SUFFIXES if record.path(part) not in plan.files]
+    atomic_write_many(plan.files)
+    for path in stale:  # pragma: no cover - every part is always regenerated
+        path.unlink(missing_ok=True)
+    return plan
+
+
+def sync_record(config: Config, record_id: str) -> Path:
+    """Rewrite the consistency record from the current files, after both languages were updated."""
+    history = load_history(config)
+    record = history.records.get(record_id)
+    if record is None:
+        raise InputError(Problem(str(config.path(config.records_dir) / f"{record_id}.md"), "does not exist"))
+    syntax = [f for f in record.findings if f.id in ("record-syntax", "record-files-missing") and not f.path.endswith(".i18n.yaml")]
+    if syntax or len(record.declarations) != 2:
+        raise Refusal([Problem(f.path, f.message, line=f.line) for f in syntax] or
+                      Problem(record.relative("en"), "both language files must be readable"))
+    if record.declarations["en"] != record.declarations["zh"]:
+        raise Refusal(Problem(record.relative("zh"), "its declaration differs from the English one",
+                              hint="the declarations must be identical; fix the Chinese file first"))
+    path = record.path("i18n")
+    atomic_write_many({path: consistency_yaml(record.declaration, record.prose)})
+    return path

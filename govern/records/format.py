@@ -1,0 +1,202 @@
+"""The record file format: declaration (YAML front matter), prose sections, consistency record.
+
+Declarations and consistency records are emitted by this module in one fixed layout (keys in a fixed
+order, strings JSON-quoted, which YAML reads as double-quoted scalars), so files are byte-deterministic;
+they are read back with ruamel.yaml's safe loader.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from govern.model.canonical import canonical_json, sha256_digest
+
+RECORD_KIND = "persistence-change"
+ID_PATTERN = re.compile(r"^(\d{4}-\d{2}-\d{2})-([a-z0-9]+(?:-[a-z0-9]+)*)$")
+SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+PROSE_KEYS = ("title", "summary", "compatibility", "verification")
+SECTION_KEYS = ("summary", "compatibility", "verification", "changes")
+LANGUAGES = ("en", "zh")
+SUFFIXES = {"en": ".md", "zh": ".zh.md", "i18n": ".i18n.yaml", "schema": ".schema.json"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    root: str
+    decision: str
+    predecessor: str | None = None
+    predecessor_link: str | None = None
+    after: str | None = None  # None: a tombstone (the root was removed)
+    format_before: str | int | None = None
+    format_after: str | int | None = None
+
+    def data(self) -> dict:
+        return {"root": self.root, "predecessor": self.predecessor, "predecessor-link": self.predecessor_link,
+                "after": self.after, "decision": self.decision,
+                "format-version": {"before": self.format_before, "after": self.format_after}}
+
+
+@dataclass(frozen=True)
+class Declaration:
+    id: str
+    date: str
+    baseline: bool
+    entries: tuple[Entry, ...]
+
+    def data(self) -> dict:
+        return {"kind": RECORD_KIND, "id": self.id, "date": self.date, "baseline": self.baseline,
+                "roots": [entry.data() for entry in self.entries]}
+
+    def entry(self, root: str) -> Entry | None:
+        for candidate in self.entries:
+            if candidate.root == root:
+                return candidate
+        return None
+
+    @property
+    def hash(self) -> str:
+        return sha256_digest("govern/declaration", canonical_json(self.data()))
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def declaration_yaml(declaration: Declaration) -> str:
+    lines = [f"kind: {RECORD_KIND}", f"id: {_scalar(declaration.id)}", f"date: {_scalar(declaration.date)}",
+             f"baseline: {_scalar(declaration.baseline)}", "roots:"]
+    for entry in declaration.entries:
+        lines += [f"  - root: {_scalar(entry.root)}",
+                  f"    predecessor: {_scalar(entry.predecessor)}",
+                  f"    predecessor-link: {_scalar(entry.predecessor_link)}",
+                  f"    after: {_scalar(entry.after)}",
+                  f"    decision: {_scalar(entry.decision)}",
+                  "    format-version:",
+                  f"      before: {_scalar(entry.format_before)}",
+                  f"      after: {_scalar(entry.format_after)}"]
+    return "\n".join(lines) + "\n"
+
+
+class FormatError(ValueError):
+    def __init__(self, reason: str, line: int | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+
+
+def load_yaml(text: str) -> Any:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        return YAML(typ="safe", pure=True).load(text)
+    except YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise FormatError(f"invalid YAML: {getattr(error, 'problem', None) or error}",
+                          None if mark is None else mark.line + 1) from None
+
+
+def split_front_matter(text: str) -> tuple[str, str, int]:
+    """(front matter, body, line number where the body starts)."""
+    lines = text.split("\n")
+    if not lines or lines[0] != "---":
+        raise FormatError("does not start with a YAML front matter block (a line `---`)", 1)
+    for number, line in enumerate(lines[1:], start=1):
+        if line == "---":
+            return "\n".join(lines[1:number]) + "\n", "\n".join(lines[number + 1:]), number + 2
+    raise FormatError("front matter is not closed by a line `---`", 1)
+
+
+def parse_declaration(front: str) -> Declaration:
+    data = load_yaml(front)
+    if not isinstance(data, dict):
+        raise FormatError("front matter is not a mapping", 2)
+    if data.get("kind") != RECORD_KIND:
+        raise FormatError(f"front matter kind must be {RECORD_KIND}", 2)
+    record_id, date = data.get("id"), data.get("date")
+    if not isinstance(record_id, str) or not ID_PATTERN.match(record_id):
+        raise FormatError("id must be YYYY-MM-DD-slug (slug: lowercase letters, digits, hyphens)")
+    if not isinstance(date, str) or ID_PATTERN.match(record_id).group(1) != date:
+        raise FormatError("date must be the date the id starts with")
+    if not isinstance(data.get("baseline"), bool):
+        raise FormatError("baseline must be true or false")
+    roots = data.get("roots")
+    if not isinstance(roots, list) or not roots:
+        raise FormatError("roots must be a non-empty list")
+    entries = []
+    for position, raw in enumerate(roots):
+        if not isinstance(raw, dict) or not isinstance(raw.get("root"), str):
+            raise FormatError(f"roots[{position}] must name a root")
+        if raw.get("decision") not in ("same-version", "version-bump"):
+            raise FormatError(f"roots[{position}].decision must be same-version or version-bump")
+        versions = raw.get("format-version") or {}
+        if not isinstance(versions, dict):
+            raise FormatError(f"roots[{position}].format-version must be a mapping with before and after")
+        for key in ("predecessor", "predecessor-link", "after"):
+            if raw.get(key) is not None and not isinstance(raw.get(key), str):
+                raise FormatError(f"roots[{position}].{key} must be a string or null")
+        entries.append(Entry(root=raw["root"], decision=raw["decision"], predecessor=raw.get("predecessor"),
+                             predecessor_link=raw.get("predecessor-link"), after=raw.get("after"),
+                             format_before=versions.get("before"), format_after=versions.get("after")))
+    if len({entry.root for entry in entries}) != len(entries):
+        raise FormatError("a root is declared twice")
+    return Declaration(record_id, date, data["baseline"], tuple(entries))
+
+
+@dataclass(frozen=True)
+class Prose:
+    title: str
+    sections: dict[str, str] = field(default_factory=dict)  # summary, compatibility, verification, changes
+
+    def get(self, key: str) -> str:
+        return self.title if key == "title" else self.sections.get(key, "")
+
+
+def parse_prose(body: str) -> Prose:
+    title = ""
+    sections: list[list[str]] = []
+    for line in body.split("\n"):
+        if line.startswith("# ") and not title and not sections:
+            title = line[2:].strip()
+        elif line.startswith("## "):
+            sections.append([])
+        elif sections:
+            sections[-1].append(line)
+    if not title:
+        raise FormatError("has no title (a line starting with `# `)")
+    if len(sections) != len(SECTION_KEYS):
+        raise FormatError(f"must have exactly {len(SECTION_KEYS)} sections (`## ` headings): summary, "
+                          "compatibility, verification, detected changes")
+    texts = {key: "\n".join(lines).strip() for key, lines in zip(SECTION_KEYS, sections)}
+    return Prose(title, texts)
+
+
+def text_hash(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.strip().encode("utf-8")).hexdigest()
+
+
+def consistency_yaml(declaration: Declaration, prose: dict[str, Prose], source_language: str = "en") -> str:
+    lines = ["# Generated by `govern record`. After updating both languages, `govern record sync ID` rewrites it.",
+             f"source-language: {source_language}", f"declaration: {_scalar(declaration.hash)}", "prose:"]
+    for language in LANGUAGES:
+        lines.append(f"  {language}:")
+        for key in PROSE_KEYS:
+            lines.append(f"    {key}: {_scalar(text_hash(prose[language].get(key)))}")
+    return "\n".join(lines) + "\n"
+
+
+def parse_consistency(text: str) -> dict:
+    data = load_yaml(text)
+    if not isinstance(data, dict) or not isinstance(data.get("prose"), dict):
+        raise FormatError("is not a consistency record (source-language, declaration, prose)")
+    return data

@@ -1,0 +1,168 @@
+"""Reading every record of a project and arranging them into per-root predecessor chains.
+
+Problems found while reading are findings, not exceptions: one malformed record does not hide another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from govern.config import Config
+from govern.model.canonical import canonical_json, sha256_digest
+from govern.model.graph import TypeGraph
+from govern.records.format import (
+    ID_PATTERN, LANGUAGES, SUFFIXES, Declaration, FormatError, Prose, parse_consistency, parse_declaration,
+    parse_prose, split_front_matter,
+)
+from govern.verify.findings import Finding
+
+
+@dataclass
+class Record:
+    id: str
+    folder: Path
+    project_root: Path
+    declarations: dict[str, Declaration] = field(default_factory=dict)
+    prose: dict[str, Prose] = field(default_factory=dict)
+    consistency: dict | None = None
+    snapshot_bytes: bytes | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    def path(self, part: str) -> Path:
+        return self.folder / f"{self.id}{SUFFIXES[part]}"
+
+    def relative(self, part: str) -> str:
+        try:
+            return self.path(part).relative_to(self.project_root).as_posix()
+        except ValueError:  # pragma: no cover - records live inside the project
+            return self.path(part).as_posix()
+
+    @property
+    def declaration(self) -> Declaration | None:
+        return self.declarations.get("en")
+
+    @property
+    def link(self) -> str | None:
+        """What a successor pins: this record's declaration and snapshot, so editing either is evident."""
+        if self.declaration is None:
+            return None
+        snapshot = hashlib.sha256(self.snapshot_bytes or b"").hexdigest()
+        return sha256_digest("govern/record-link",
+                             canonical_json({"declaration": self.declaration.data(), "snapshot": snapshot}))
+
+    def snapshot_graphs(self) -> list[TypeGraph]:
+        from govern.records.snapshot import load_snapshot
+
+        if not self.snapshot_bytes:
+            return []
+        return load_snapshot(json.loads(self.snapshot_bytes.decode("utf-8")), self.relative("schema"))
+
+
+def record_ids(folder: Path) -> list[str]:
+    if not folder.is_dir():
+        return []
+    ids = set()
+    for path in folder.iterdir():
+        name = path.name
+        for suffix in (".zh.md", ".i18n.yaml", ".schema.json", ".md"):
+            if name.endswith(suffix):
+                stem = name[: -len(suffix)]
+                if ID_PATTERN.match(stem):
+                    ids.add(stem)
+                break
+    return sorted(ids)
+
+
+def load_record(folder: Path, record_id: str, project_root: Path) -> Record:
+    record = Record(record_id, folder, project_root)
+    missing = [part for part in SUFFIXES if not record.path(part).is_file()]
+    if missing:
+        record.findings.append(Finding("record-files-missing", record.relative("en"),
+                                       f"record {record_id} lacks " + ", ".join(record.relative(p) for p in missing),
+                                       hint="restore the file from version control, or `govern record refresh` it"))
+    for language in LANGUAGES:
+        part = "en" if language == "en" else "zh"
+        path = record.path(part)
+        if not path.is_file():
+            continue
+        try:
+            front, body, _ = split_front_matter(path.read_text(encoding="utf-8"))
+            declaration = parse_declaration(front)
+            if declaration.id != record_id:
+                raise FormatError(f"declares id {declaration.id} but the file is named {record_id}")
+            record.declarations[language] = declaration
+            record.prose[language] = parse_prose(body)
+        except FormatError as error:
+            record.findings.append(Finding("record-syntax", record.relative(part), error.reason, line=error.line,
+                                           hint="compare with templates/record.en.md and records/README.md"))
+        except (UnicodeDecodeError, OSError) as error:
+            record.findings.append(Finding("record-syntax", record.relative(part), f"cannot be read: {error}"))
+    if record.path("i18n").is_file():
+        try:
+            record.consistency = parse_consistency(record.path("i18n").read_text(encoding="utf-8"))
+        except (FormatError, UnicodeDecodeError) as error:
+            record.findings.append(Finding("record-syntax", record.relative("i18n"), str(error),
+                                           hint=f"run `govern record sync {record_id}`"))
+    if record.path("schema").is_file():
+        record.snapshot_bytes = record.path("schema").read_bytes()
+    return record
+
+
+@dataclass
+class History:
+    records: dict[str, Record]
+    # (predecessor record id, root) -> ids of the records naming it as predecessor for that root
+    successors: dict[tuple[str, str], list[str]]
+    # root -> (record id, entry) of every record declaring that root
+    by_root: dict[str, list[str]]
+
+    def latest(self, root: str) -> str | None:
+        """The record that ends the root's chain (the newest id when a fork leaves several ends)."""
+        ends = [record_id for record_id in self.by_root.get(root, [])
+                if not self.successors.get((record_id, root))]
+        return max(ends) if ends else None
+
+    def dependants(self, record_id: str) -> list[str]:
+        found = set()
+        for (predecessor, _), successors in self.successors.items():
+            if predecessor == record_id:
+                found.update(successors)
+        return sorted(found)
+
+
+def load_history(config: Config) -> History:
+    folder = config.path(config.records_dir)
+    records = {record_id: load_record(folder, record_id, config.project_root) for record_id in record_ids(folder)}
+    successors: dict[tuple[str, str], list[str]] = {}
+    by_root: dict[str, list[str]] = {}
+    for record in records.values():
+        if record.declaration is None:
+            continue
+        for entry in record.declaration.entries:
+            by_root.setdefault(entry.root, []).append(record.id)
+            if entry.predecessor is not None:
+                successors.setdefault((entry.predecessor, entry.root), []).append(record.id)
+    return History(records, successors, by_root)
+
+
+def recorded_graphs(config: Config, history: History | None = None) -> list[TypeGraph]:
+    """For every root, the graph of its latest record's snapshot, restricted to that root."""
+    history = history or load_history(config)
+    wanted: dict[str, set[str]] = {}
+    for root in history.by_root:
+        latest = history.latest(root)
+        declaration = history.records[latest].declaration if latest else None
+        entry = declaration.entry(root) if declaration else None
+        if entry is not None and entry.after is not None:
+            wanted.setdefault(latest, set()).add(root)
+    graphs: list[TypeGraph] = []
+    for record_id, roots in sorted(wanted.items()):
+        for graph in history.records[record_id].snapshot_graphs():
+            kept = {root_id: root for root_id, root in graph.roots.items() if root_id in roots}
+            if kept:
+                graphs.append(TypeGraph(graph.source, graph.types, kept, graph.format_version, graph.origin,
+                                        graph.locations))
+    return graphs

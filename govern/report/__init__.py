@@ -1,0 +1,1 @@
+"""Renderers of verification findings: text, json, github, sarif, markdown."""

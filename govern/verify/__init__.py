@@ -1,0 +1,1 @@
+"""Verification of the record history against the current source: every check yields findings as data."""

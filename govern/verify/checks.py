@@ -1,0 +1,209 @@
+"""Every verification check of the record history against the current source, as findings.
+
+Checks never stop at the first problem: all findings are collected and reported together.
+"""
+
+from __future__ import annotations
+
+from govern.classify.classify import REMOVED, classify
+from govern.classify.rules import VERSION_BUMP
+from govern.config import Config
+from govern.errors import InputError
+from govern.model.graph import TypeGraph
+from govern.model.inventory import Inventory, build_inventory
+from govern.records.create import raises_format_version
+from govern.records.format import LANGUAGES, PROSE_KEYS, text_hash
+from govern.records.history import History, Record, load_history
+from govern.verify.findings import Finding
+
+NEW_RECORD_HINT = "govern record new {slug} --prose prose.yaml"
+
+
+def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
+    from govern.extract import generated_files, stale_files
+    from govern.sources.load import load_configured
+
+    history = load_history(config)
+    findings: list[Finding] = []
+    snapshots: dict[str, list[TypeGraph]] = {}
+    for record in history.records.values():
+        findings.extend(record.findings)
+        findings.extend(check_languages(record))
+        graphs = check_snapshot(record, findings)
+        if graphs is not None:
+            snapshots[record.id] = graphs
+    findings.extend(check_chains(history))
+    findings.extend(check_decisions(history, snapshots))
+    inventory = build_inventory(load_configured(config))
+    findings.extend(check_current(history, inventory, config))
+    for generated in stale_files(generated_files(config, inventory)):
+        findings.append(Finding("generated-stale", generated.path.relative_to(config.project_root).as_posix(),
+                                "does not match the current sources", hint="run `govern extract`"))
+    return sorted(set(findings), key=Finding.sort_key), inventory, history
+
+
+def check_languages(record: Record) -> list[Finding]:
+    findings = []
+    english, chinese = record.declarations.get("en"), record.declarations.get("zh")
+    if english is not None and chinese is not None and english != chinese:
+        findings.append(Finding("declaration-mismatch", record.relative("zh"),
+                                "its machine declaration differs from the English one",
+                                line=2, hint=f"copy the declaration from {record.relative('en')} unchanged"))
+    consistency = record.consistency
+    if consistency is None or english is None or len(record.prose) != 2:
+        return findings
+    if consistency.get("declaration") != english.hash:
+        findings.append(Finding("consistency-stale", record.relative("i18n"),
+                                "records a different declaration than the record has",
+                                hint=f"if the declaration edit is intended, run `govern record sync {record.id}`"))
+    recorded = consistency.get("prose") or {}
+    for key in PROSE_KEYS:
+        changed = {language: text_hash(record.prose[language].get(key)) != (recorded.get(language) or {}).get(key)
+                   for language in LANGUAGES}
+        if changed["en"] and changed["zh"]:
+            findings.append(Finding("consistency-stale", record.relative("i18n"),
+                                    f"the {key} changed in both languages since the consistency record was written",
+                                    hint=f"run `govern record sync {record.id}`"))
+        elif changed["en"] or changed["zh"]:
+            edited = "en" if changed["en"] else "zh"
+            other = "zh" if edited == "en" else "en"
+            findings.append(Finding("translation-stale", record.relative(other),
+                                    f"the {key} was edited in {record.relative(edited)} but not here",
+                                    hint=f"update the {key} in both languages, then run `govern record sync {record.id}`"))
+    return findings
+
+
+def check_snapshot(record: Record, findings: list[Finding]) -> list[TypeGraph] | None:
+    declaration = record.declaration
+    if declaration is None or record.snapshot_bytes is None:
+        return None
+    try:
+        graphs = record.snapshot_graphs()
+    except (InputError, ValueError) as error:
+        findings.append(Finding("snapshot-mismatch", record.relative("schema"), f"cannot be normalized: {error}",
+                                hint="restore the snapshot from version control"))
+        return None
+    digests = build_inventory(graphs).roots
+    for entry in declaration.entries:
+        found = digests.get(entry.root)
+        if entry.after is None and found is not None:
+            findings.append(Finding("snapshot-mismatch", record.relative("schema"),
+                                    f"holds {entry.root}, which the declaration records as removed", root=entry.root))
+        elif entry.after is not None and (found is None or found.digest != entry.after):
+            actual = "nothing" if found is None else found.digest
+            findings.append(Finding("snapshot-mismatch", record.relative("schema"),
+                                    f"normalizes {entry.root} to {actual}, not the declared {entry.after}",
+                                    hint="the snapshot or the declaration was edited; restore it from version control",
+                                    root=entry.root))
+    return graphs
+
+
+def check_chains(history: History) -> list[Finding]:
+    findings = []
+    for record in history.records.values():
+        if record.declaration is None:
+            continue
+        for entry in record.declaration.entries:
+            if entry.predecessor is None:
+                continue
+            predecessor = history.records.get(entry.predecessor)
+            if predecessor is None or predecessor.declaration is None or predecessor.declaration.entry(entry.root) is None:
+                findings.append(Finding("predecessor-missing", record.relative("en"),
+                                        f"names {entry.predecessor} as predecessor of {entry.root}, which has no such record",
+                                        hint="restore the predecessor record, or fix the predecessor id", root=entry.root))
+            elif predecessor.link != entry.predecessor_link:
+                findings.append(Finding("predecessor-edited", predecessor.relative("en"),
+                                        f"record {predecessor.id} was edited after {record.id} came to depend on it "
+                                        f"(its declaration or snapshot no longer matches the link in {record.id})",
+                                        hint=f"restore {predecessor.id} from version control; accepted records are not edited",
+                                        root=entry.root))
+    for (predecessor, root), successors in sorted(history.successors.items()):
+        if len(successors) > 1:
+            findings.append(Finding("history-fork", history.records[successors[-1]].relative("en"),
+                                    f"{', '.join(successors)} all succeed {predecessor} for {root}",
+                                    hint=f"keep one history: `govern record refresh` the later record after removing "
+                                         f"the other, so it follows the first", root=root))
+    for root, record_ids in sorted(history.by_root.items()):
+        for start in record_ids:
+            seen: list[str] = []
+            current: str | None = start
+            while current is not None and current in history.records:
+                if current in seen:
+                    cycle = " -> ".join(seen[seen.index(current):] + [current])
+                    findings.append(Finding("history-cycle", history.records[start].relative("en"),
+                                            f"the chain of {root} loops: {cycle}", root=root,
+                                            hint="a predecessor must be an earlier record"))
+                    break
+                seen.append(current)
+                declaration = history.records[current].declaration
+                entry = declaration.entry(root) if declaration else None
+                current = entry.predecessor if entry else None
+    return findings
+
+
+def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]]) -> list[Finding]:
+    findings = []
+    for record in history.records.values():
+        declaration = record.declaration
+        if declaration is None or record.id not in snapshots:
+            continue
+        for entry in declaration.entries:
+            if entry.decision == VERSION_BUMP and entry.predecessor is not None and entry.after is not None \
+                    and not raises_format_version(entry.format_before, entry.format_after):
+                findings.append(Finding("format-version-not-raised", record.relative("en"),
+                                        f"{entry.root} is a version-bump but its format version goes "
+                                        f"{entry.format_before!r} -> {entry.format_after!r}", root=entry.root,
+                                        hint="raise the format version in the source and refresh the record"))
+            old = _root_graphs(snapshots.get(entry.predecessor, []), entry.root) if entry.predecessor else []
+            new = _root_graphs(snapshots[record.id], entry.root)
+            if entry.predecessor is not None and entry.predecessor not in snapshots:
+                continue
+            results = classify(old, new)
+            minimum = results[0].minimum if results else None
+            if minimum == VERSION_BUMP and entry.decision != VERSION_BUMP:
+                findings.append(Finding("decision-too-weak", record.relative("en"),
+                                        f"{entry.root} declares {entry.decision}, but the change needs {minimum}",
+                                        hint="`govern diff` shows why; refresh the record with --decision version-bump",
+                                        root=entry.root))
+    return findings
+
+
+def _root_graphs(graphs: list[TypeGraph], root: str) -> list[TypeGraph]:
+    found = []
+    for graph in graphs:
+        if root in graph.roots:
+            found.append(TypeGraph(graph.source, graph.types, {root: graph.roots[root]}, graph.format_version,
+                                   graph.origin, graph.locations))
+    return found
+
+
+def check_current(history: History, inventory: Inventory, config: Config) -> list[Finding]:
+    findings = []
+    records_dir = config.records_dir
+    for root_id, root in inventory.roots.items():
+        latest = history.latest(root_id)
+        slug = "change-" + root_id.replace(":", "-").lower()
+        slug = "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in slug).strip("-")
+        command = NEW_RECORD_HINT.format(slug=slug)
+        if latest is None:
+            findings.append(Finding("unacknowledged-root", f"{records_dir}/", f"{root_id} has no record",
+                                    hint=f"acknowledge it: {command}", root=root_id))
+            continue
+        declaration = history.records[latest].declaration
+        entry = declaration.entry(root_id) if declaration else None
+        if entry is not None and entry.after != root.digest:
+            state = "was removed" if entry.after is None else f"is recorded as {entry.after}"
+            findings.append(Finding("unacknowledged-change", history.records[latest].relative("en"),
+                                    f"{root_id} is now {root.digest} but {state} by its latest record {latest}",
+                                    hint=f"review `govern diff`, then acknowledge it: {command}", root=root_id))
+    for root_id in sorted(history.by_root.keys() - inventory.roots.keys()):
+        latest = history.latest(root_id)
+        declaration = history.records[latest].declaration if latest else None
+        entry = declaration.entry(root_id) if declaration else None
+        if entry is not None and entry.after is not None:
+            findings.append(Finding("unacknowledged-removal", history.records[latest].relative("en"),
+                                    f"{root_id} is recorded by {latest} but no longer in the sources",
+                                    hint="record a tombstone: govern record new retire-"
+                                         f"{root_id.split(':')[-1].lower()} --prose prose.yaml --decision version-bump",
+                                    root=root_id))
+    return findings
