@@ -16,6 +16,8 @@ DIGEST_PREFIX = "sha256:"
 
 def canonical_json(value: Any) -> str:
     """RFC 8785 text of an arbitrary JSON value (numbers normalized, keys in UTF-16 order)."""
+    if value.__class__ in (str, int, bool) or value is None:
+        return json.dumps(value, ensure_ascii=False)
     if _is_simple(value):
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     import rfc8785

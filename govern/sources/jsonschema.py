@@ -126,6 +126,8 @@ class Converter:
             raise context.fail(f"{RESERVED} belongs on an optional property whose schema forbids every value")
 
         rest = {key: value for key, value in schema.items() if key not in ANNOTATIONS}
+        if context.document.dialect == "draft-04" and isinstance(rest.get("id"), str):
+            del rest["id"]  # draft-04 spells `$id` as `id`: an identifier, not structure
         parts: list[Node] = []
         context.composes = any(key in rest for key in ("$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf"))
 

@@ -80,6 +80,8 @@ class SchemaSet:
         self.documents: dict[str, Document] = {}  # by label
         self.resources: dict[str, tuple[Document, str]] = {}  # uri without fragment -> (document, pointer)
         self.anchors: dict[tuple[str, str], tuple[Document, str]] = {}
+        # The same reference string under the same base recurs constantly ("#/$defs/Thread"): resolve once.
+        self._resolved: dict[tuple[str, str], Target] = {}
 
     def label_for(self, path: Path) -> str:
         resolved = path.resolve()
@@ -139,6 +141,12 @@ class SchemaSet:
                         stack.append((item, f"{pointer}/{position}", base))
 
     def resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:
+        cached = self._resolved.get((base, reference))
+        if cached is None:
+            cached = self._resolved[(base, reference)] = self._resolve(reference, base, referrer, referrer_pointer)
+        return cached
+
+    def _resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:
         target_uri = urljoin(base, reference)
         resource_uri, fragment = urldefrag(target_uri)
         fragment = unquote(fragment)
