@@ -16,7 +16,7 @@ from typing import Iterator
 from govern.model.fingerprint import DOMAINS, node_digest, type_digests
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
-    Alternative, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
+    Alternative, Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
 )
 
 OLD_DATA = "old-data-new-readers"  # stored data written before the change, read by new readers
@@ -81,7 +81,7 @@ def admits_name(obj: Object, name: str) -> bool:
 
     if content_model_name(obj.additional) != "open":
         return False
-    if any(key == "propertyNames" for key, _ in obj.constraints):
+    if restricts_names(obj.constraints):
         return False
     for pattern, _ in obj.pattern_properties:
         try:
@@ -90,6 +90,32 @@ def admits_name(obj: Object, name: str) -> bool:
         except re.error:
             return False
     return True
+
+
+def restricts_names(constraints) -> bool:
+    """Whether constraints check undeclared names: propertyNames, or unevaluatedProperties kept verbatim
+    (the adapter keeps it as a constraint when the object also composes others, since it then sees their
+    properties too)."""
+    for key, value in constraints:
+        if key == "propertyNames" or (key == "unevaluatedProperties" and value not in ("true", "{}")):
+            return True
+    return False
+
+
+def guards_names(side: "Side", node: Node) -> bool:
+    """Whether an intersection operand rejects names the other operands declare or admit."""
+    node = side.resolve(node)
+    if isinstance(node, Object):
+        return content_model_name(node.additional) != "open" or restricts_names(node.constraints)
+    if isinstance(node, Map):
+        return True
+    if isinstance(node, Opaque):
+        return restricts_names(node.constraints)
+    if isinstance(node, Union):
+        return any(guards_names(side, alternative.node) for alternative in node.alternatives)
+    if isinstance(node, Intersection):
+        return any(guards_names(side, operand) for operand in node.operands)
+    return False
 
 
 def discriminator_values(side: Side, node: Node, property_name: str = "kind") -> tuple[str, ...] | None:
@@ -113,11 +139,25 @@ class Walker:
     def __init__(self, old: Side, new: Side):
         self.old = old
         self.new = new
-        self._visited: set[tuple[str, str]] = set()
+        self._visited: set[tuple[str, str, bool]] = set()
+        # Set while comparing an intersection operand whose sibling operands check undeclared names (for
+        # example unevaluatedProperties: false next to allOf): a name the operand admits is still rejected.
+        self._names_guarded = False
+
+    def _next_level(self, differences: Iterator[Difference]) -> Iterator[Difference]:
+        """Children of an object or array are another level, which sibling operands do not guard."""
+        saved, self._names_guarded = self._names_guarded, False
+        try:
+            yield from differences
+        finally:
+            self._names_guarded = saved
+
+    def _admits(self, obj: Object, name: str) -> bool:
+        return not self._names_guarded and admits_name(obj, name)
 
     def compare(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
         if isinstance(old, Ref) and isinstance(new, Ref):
-            pair = (old.target, new.target)
+            pair = (old.target, new.target, self._names_guarded)
             if self.old.digests[old.target] == self.new.digests[new.target] and \
                     self.old.graph.inventory_format == self.new.graph.inventory_format:
                 return
@@ -154,6 +194,8 @@ class Walker:
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _compare_literal(self, old: Literal, new: Literal, path: str) -> Iterator[Difference]:
+        if old.value == new.value:
+            return  # reached when the inventory formats differ, so equal digests could not end the walk
         yield Difference(path, "literal-changed", old, new, _args(old=old.value, new=new.value), (OLD_DATA, NEW_DATA))
 
     def _compare_enum(self, old: Enum, new: Enum, path: str) -> Iterator[Difference]:
@@ -176,7 +218,7 @@ class Walker:
             if before is None:
                 yield self._property_added(old, new, after, where)
             elif after is None:
-                breaks = ((OLD_DATA,) if not admits_name(new, name) else ()) + ((NEW_DATA,) if before.required else ())
+                breaks = ((OLD_DATA,) if not self._admits(new, name) else ()) + ((NEW_DATA,) if before.required else ())
                 yield Difference(where, "property-removed", before.node, None,
                                  _args(property=name, required=before.required), breaks)
             else:
@@ -191,8 +233,9 @@ class Walker:
                 elif after.required and not before.required:
                     yield Difference(where, "optional-made-required", before.node, after.node, _args(property=name),
                                      (OLD_DATA,))
-                yield from self.compare(before.node, after.node, where)
-        yield from self._content_model(old.additional, new.additional, f"{path}/additionalProperties")
+                yield from self._next_level(self.compare(before.node, after.node, where))
+        yield from self._next_level(self._content_model(old.additional, new.additional,
+                                                        f"{path}/additionalProperties"))
         old_patterns, new_patterns = dict(old.pattern_properties), dict(new.pattern_properties)
         for pattern in sorted(old_patterns.keys() | new_patterns.keys()):
             where = f"{path}/patternProperties/{_escape(pattern)}"
@@ -203,11 +246,11 @@ class Walker:
                 yield Difference(where, "pattern-property-removed", old_patterns[pattern], None,
                                  _args(pattern=pattern), (NEW_DATA,))
             else:
-                yield from self.compare(old_patterns[pattern], new_patterns[pattern], where)
+                yield from self._next_level(self.compare(old_patterns[pattern], new_patterns[pattern], where))
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _property_added(self, old: Object, new: Object, prop, where: str) -> Difference:
-        admitted = admits_name(old, prop.name)
+        admitted = self._admits(old, prop.name)
         if prop.required:
             breaks = (OLD_DATA,) + (() if admitted else (NEW_DATA,))
             return Difference(where, "required-property-added", None, prop.node,
@@ -225,11 +268,11 @@ class Walker:
             yield Difference(path, "content-model-changed", old, new, _args(old=old_model, new=new_model), breaks)
 
     def _compare_map(self, old: Map, new: Map, path: str) -> Iterator[Difference]:
-        yield from self.compare(old.values, new.values, f"{path}/additionalProperties")
+        yield from self._next_level(self.compare(old.values, new.values, f"{path}/additionalProperties"))
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _compare_array(self, old: Array, new: Array, path: str) -> Iterator[Difference]:
-        yield from self.compare(old.items, new.items, f"{path}/items")
+        yield from self._next_level(self.compare(old.items, new.items, f"{path}/items"))
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _compare_tuple(self, old: Tuple, new: Tuple, path: str) -> Iterator[Difference]:
@@ -242,8 +285,8 @@ class Walker:
                 yield Difference(where, "tuple-item-removed", old.items[position], None, _args(position=position),
                                  (OLD_DATA, NEW_DATA))
             else:
-                yield from self.compare(old.items[position], new.items[position], where)
-        yield from self._content_model(old.rest, new.rest, f"{path}/items")
+                yield from self._next_level(self.compare(old.items[position], new.items[position], where))
+        yield from self._next_level(self._content_model(old.rest, new.rest, f"{path}/items"))
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _compare_intersection(self, old: Intersection, new: Intersection, path: str) -> Iterator[Difference]:
@@ -253,7 +296,13 @@ class Walker:
         old_rest = [op for digest, op in sorted(old_left.items()) if digest not in same]
         new_rest = [op for digest, op in sorted(new_left.items()) if digest not in same]
         if len(old_rest) == len(new_rest) == 1:
-            yield from self.compare(old_rest[0], new_rest[0], f"{path}/allOf")
+            guarded = self._names_guarded or any(guards_names(self.old, op) for op in old.operands
+                                                 if op is not old_rest[0])
+            saved, self._names_guarded = self._names_guarded, guarded
+            try:
+                yield from self.compare(old_rest[0], new_rest[0], f"{path}/allOf")
+            finally:
+                self._names_guarded = saved
             return
         for op in old_rest:
             yield Difference(f"{path}/allOf", "operand-removed", op, None, (), (NEW_DATA,))
@@ -360,6 +409,20 @@ class Walker:
 
     def _compare_opaque(self, old: Opaque, new: Opaque, path: str) -> Iterator[Difference]:
         yield from self._constraints(old.constraints, new.constraints, path)
+
+    def _compare_applicator(self, old: Applicator, new: Applicator, path: str) -> Iterator[Difference]:
+        if old.keyword != new.keyword or old.names != new.names:
+            yield Difference(path, "type-changed", old, new, _args(old=old.keyword, new=new.keyword),
+                             (OLD_DATA, NEW_DATA))
+            return
+        labels = old.names or (("if", "then", "else") if old.keyword == "if-then-else" else (old.keyword,))
+        for label, before, after in zip(labels, old.operands, new.operands):
+            # A subschema under not/if/contains constrains in ways pairing cannot order: any change there
+            # is reported, and no rule proves it same-version.
+            for difference in self._next_level(self.compare(before, after, f"{path}/{_escape(label)}")):
+                yield Difference(difference.path, "applicator-changed", difference.old, difference.new,
+                                 difference.args + (("keyword", old.keyword), ("inner", difference.kind)),
+                                 (OLD_DATA, NEW_DATA))
 
     def _compare_never(self, old: Never, new: Never, path: str) -> Iterator[Difference]:
         return iter(())

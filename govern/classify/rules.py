@@ -131,7 +131,8 @@ def _optional_made_required(difference: Difference, context: RuleContext) -> boo
       "The type of an existing value changed.",
       "已有值的类型发生了变化。")
 def _type_changed(difference: Difference, context: RuleContext) -> bool:
-    return difference.kind in ("type-changed", "type-widened-to-any", "tuple-item-added", "tuple-item-removed")
+    return difference.kind in ("type-changed", "type-widened-to-any", "tuple-item-added", "tuple-item-removed",
+                               "applicator-changed")
 
 
 @rule("enum-changed", VERSION_BUMP,

@@ -15,7 +15,7 @@ from typing import Callable, Mapping
 
 from govern.model.canonical import sha256_digest, simple_canonical_json
 from govern.model.nodes import (
-    Array, Enum, Intersection, Literal, Map, NamedType, Never, Node, Object, Opaque, Primitive, Ref, Tuple,
+    Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node, Object, Opaque, Primitive, Ref, Tuple,
     Union, references,
 )
 
@@ -63,6 +63,10 @@ def hash_form(node: Node, digest_of: Callable[[Node], str]) -> dict:
         return form
     if isinstance(node, Intersection):
         return {"k": "intersection", "ops": sorted(digest_of(op) for op in node.operands)}
+    if isinstance(node, Applicator):
+        # Operand order is meaningful here (if, then, else; or aligned with names).
+        return {"k": "applicator", "kw": node.keyword, "ops": [digest_of(op) for op in node.operands],
+                "names": list(node.names)}
     if isinstance(node, Opaque):
         return {"k": "opaque", "c": [list(c) for c in node.constraints]}
     if isinstance(node, Never):

@@ -118,6 +118,21 @@ class Intersection:
 
 
 @dataclass(frozen=True)
+class Applicator:
+    """A schema-valued keyword that applies subschemas without being a type of its own.
+
+    `not` (one operand), `if-then-else` (three: if, then, else, an absent one being Opaque),
+    `contains`, `propertyNames` (one each) and `dependentSchemas` (one per property name in `names`).
+    It stands as an operand of an intersection next to the node it constrains.
+    """
+
+    keyword: str
+    operands: tuple["Node", ...]
+    names: tuple[str, ...] = ()
+    kind = "applicator"
+
+
+@dataclass(frozen=True)
 class Opaque:
     """No visible structure (any value), possibly with constraints the adapter does not interpret."""
 
@@ -130,7 +145,8 @@ class Never:
     kind = "never"
 
 
-Node = _TypingUnion[Ref, Primitive, Literal, Enum, Object, Map, Array, Tuple, Union, Intersection, Opaque, Never]
+Node = _TypingUnion[Ref, Primitive, Literal, Enum, Object, Map, Array, Tuple, Union, Intersection, Applicator, Opaque,
+                    Never]
 
 OPEN = Opaque()
 NEVER = Never()
@@ -163,7 +179,7 @@ def children(node: Node) -> list[Node]:
         return [*node.items, node.rest]
     if isinstance(node, Union):
         return [a.node for a in node.alternatives]
-    if isinstance(node, Intersection):
+    if isinstance(node, (Intersection, Applicator)):
         return list(node.operands)
     return []
 

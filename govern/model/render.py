@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from govern.model.nodes import (
-    Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
+    Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
 )
 
 
@@ -51,6 +51,11 @@ def structure(node: Node) -> dict:
             form["discriminator"] = json.loads(node.discriminator)
     elif isinstance(node, Intersection):
         form["operands"] = [structure(operand) for operand in node.operands]
+    elif isinstance(node, Applicator):
+        form["keyword"] = node.keyword
+        form["operands"] = [structure(operand) for operand in node.operands]
+        if node.names:
+            form["names"] = list(node.names)
     constraints = getattr(node, "constraints", ())
     if constraints:
         form["constraints"] = _constraints(constraints)
@@ -105,6 +110,12 @@ def declaration(node: Node, indent: str = "") -> str:
         return head + "(\n" + "".join(f"{inner}| {alt}\n" for alt in alternatives) + indent + ")"
     if isinstance(node, Intersection):
         return "allOf(\n" + "".join(f"{inner}& {declaration(op, inner)}\n" for op in node.operands) + indent + ")"
+    if isinstance(node, Applicator):
+        labels = node.names or (("if", "then", "else") if node.keyword == "if-then-else" else ())
+        if labels:
+            parts = ", ".join(f"{label}: {declaration(op, inner)}" for label, op in zip(labels, node.operands))
+            return f"{node.keyword}({parts})"
+        return f"{node.keyword}({declaration(node.operands[0], indent)})"
     if isinstance(node, Opaque):
         return "any" + _suffix(node.constraints)
     if isinstance(node, Never):

@@ -154,11 +154,12 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
         raise Refusal(Problem(day, "is not a date", hint="use YYYY-MM-DD")) from None
     record_id = f"{day}-{slug}"
     history = load_history(config)
-    broken = [finding for record in history.records.values() for finding in record.findings]
+    # The record being refreshed is regenerated whole, so its own damage does not block the refresh.
+    broken = [finding for record in history.records.values() if record.id != replacing for finding in record.findings]
     if broken:
         raise Refusal([Problem(f.path, f.message, line=f.line, hint=f.hint) for f in broken])
     if replacing is None and record_id in history.records:
-        raise Refusal(Problem(str(config.path(config.records_dir) / f"{record_id}.md"), "already exists",
+        raise Refusal(Problem(_record_path(config, record_id), "already exists",
                               hint="records are never overwritten: choose another slug or date"))
     if replacing is not None:
         history = _without(history, replacing)
@@ -166,7 +167,7 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
     old = recorded_graphs(config, history) if history.records else []
     results = [result for result in classify(old, current) if result.decision != UNCHANGED]
     if not results:
-        raise Refusal(Problem(config.path(config.records_dir).as_posix(), "nothing to record: every root agrees "
+        raise Refusal(Problem(f"{config.records_dir}/", "nothing to record: every root agrees "
                               "with its latest record", hint="`govern diff` shows the current changes"))
     inferred = VERSION_BUMP if any(r.minimum == VERSION_BUMP for r in results) else SAME_VERSION
     if decision is not None and decision == SAME_VERSION and inferred == VERSION_BUMP:
@@ -219,6 +220,11 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
     return Plan(record_id, declaration, files, tuple(results))
 
 
+def _record_path(config: Config, record_id: str) -> str:
+    """The English file of a record as the user sees it: relative to the project, like every finding."""
+    return f"{config.records_dir}/{record_id}{SUFFIXES['en']}"
+
+
 def _without(history: History, record_id: str) -> History:
     records = {key: value for key, value in history.records.items() if key != record_id}
     successors = {key: [s for s in value if s != record_id] for key, value in history.successors.items()}
@@ -238,7 +244,7 @@ def refresh_record(config: Config, record_id: str, prose_path: Path | None = Non
     history = load_history(config)
     record = history.records.get(record_id)
     if record is None:
-        raise InputError(Problem(str(config.path(config.records_dir) / f"{record_id}.md"), "does not exist"))
+        raise InputError(Problem(_record_path(config, record_id), "does not exist"))
     if record.declaration is None:
         raise Refusal(Problem(record.relative("en"), "cannot be read, so it cannot be refreshed",
                               hint="fix its front matter first"))
@@ -249,6 +255,11 @@ def refresh_record(config: Config, record_id: str, prose_path: Path | None = Non
     if dependants:
         raise Refusal(Problem(record.relative("en"), f"has dependants ({', '.join(dependants)}), so it is accepted "
                               "history", hint="record the change in a new record instead"))
+    unreadable = [language for language in LANGUAGES if language not in record.prose]
+    if prose_path is None and unreadable:
+        part = "en" if unreadable[0] == "en" else "zh"
+        raise Refusal(Problem(record.relative(part), "its prose cannot be read, so it cannot be kept",
+                              hint=f"pass the prose again: govern record refresh {record_id} --prose FILE"))
     prose = read_prose_input(prose_path) if prose_path else _prose_from_record(record.prose)
     date, _, slug = record_id[:10], None, record_id[11:]
     plan = plan_record(config, slug, prose, decision, date, replacing=record_id)
@@ -264,11 +275,14 @@ def sync_record(config: Config, record_id: str) -> Path:
     history = load_history(config)
     record = history.records.get(record_id)
     if record is None:
-        raise InputError(Problem(str(config.path(config.records_dir) / f"{record_id}.md"), "does not exist"))
-    syntax = [f for f in record.findings if f.id in ("record-syntax", "record-files-missing") and not f.path.endswith(".i18n.yaml")]
-    if syntax or len(record.declarations) != 2:
-        raise Refusal([Problem(f.path, f.message, line=f.line) for f in syntax] or
-                      Problem(record.relative("en"), "both language files must be readable"))
+        raise InputError(Problem(_record_path(config, record_id), "does not exist"))
+    # A missing or unreadable consistency record is what sync regenerates; other damage must be fixed first.
+    problems = [Problem(f.path, f.message, line=f.line) for f in record.findings
+                if f.id == "record-syntax" and not f.path.endswith(SUFFIXES["i18n"])]
+    problems += [Problem(record.relative(part), "does not exist", hint="restore it from version control")
+                 for part in ("en", "zh") if not record.path(part).is_file()]
+    if problems or len(record.declarations) != 2:
+        raise Refusal(problems or Problem(record.relative("en"), "both language files must be readable"))
     if record.declarations["en"] != record.declarations["zh"]:
         raise Refusal(Problem(record.relative("zh"), "its declaration differs from the English one",
                               hint="the declarations must be identical; fix the Chinese file first"))

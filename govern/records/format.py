@@ -118,7 +118,11 @@ def split_front_matter(text: str) -> tuple[str, str, int]:
 
 
 def parse_declaration(front: str) -> Declaration:
-    data = load_yaml(front)
+    try:
+        data = load_yaml(front)
+    except FormatError as error:
+        # The front matter starts on the file's second line (after `---`); report lines of the file.
+        raise FormatError(error.reason, None if error.line is None else error.line + 1) from None
     if not isinstance(data, dict):
         raise FormatError("front matter is not a mapping", 2)
     if data.get("kind") != RECORD_KIND:

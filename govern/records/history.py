@@ -80,9 +80,12 @@ def load_record(folder: Path, record_id: str, project_root: Path) -> Record:
     record = Record(record_id, folder, project_root)
     missing = [part for part in SUFFIXES if not record.path(part).is_file()]
     if missing:
+        # Only the consistency record can be rebuilt from the others; anything else is lost content.
+        hint = (f"run `govern record sync {record_id}` to regenerate it" if missing == ["i18n"] else
+                f"restore it from version control, or `govern record refresh {record_id}` if no record depends on it")
         record.findings.append(Finding("record-files-missing", record.relative("en"),
                                        f"record {record_id} lacks " + ", ".join(record.relative(p) for p in missing),
-                                       hint="restore the file from version control, or `govern record refresh` it"))
+                                       hint=hint))
     for language in LANGUAGES:
         part = "en" if language == "en" else "zh"
         path = record.path(part)

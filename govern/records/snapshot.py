@@ -14,7 +14,7 @@ from typing import Any
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
-    Array, Enum, Intersection, Literal, Map, NamedType, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
+    Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
     references,
 )
 from govern.sources.jsonschema import ATTRIBUTION, RESERVED, SOURCE_POLICY, Converter, finish_graph
@@ -73,6 +73,12 @@ def export_node(node: Node) -> Any:
         return schema
     if isinstance(node, Intersection):
         return {"allOf": [export_node(operand) for operand in node.operands]}
+    if isinstance(node, Applicator):
+        if node.keyword == "if-then-else":
+            return {keyword: export_node(operand) for keyword, operand in zip(("if", "then", "else"), node.operands)}
+        if node.keyword == "dependentSchemas":
+            return {"dependentSchemas": {name: export_node(op) for name, op in zip(node.names, node.operands)}}
+        return {node.keyword: export_node(node.operands[0])}
     raise TypeError(node)  # pragma: no cover
 
 

@@ -17,7 +17,7 @@ from govern.errors import InputError, Problem
 from govern.model.canonical import canonical_json, normalize_json_value
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
-    NEVER, OPEN, Alternative, Array, Constraints, Enum, Intersection, Literal, Map, NamedType, Never, Node,
+    NEVER, OPEN, Alternative, Applicator, Array, Constraints, Enum, Intersection, Literal, Map, NamedType, Never, Node,
     Object, Opaque, Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
 )
 from govern.sources.refs import OPENAPI_30, Document, SchemaSet, Target, escape_token
@@ -33,10 +33,13 @@ STRING_KEYWORDS = frozenset({"minLength", "maxLength", "pattern", "format", "con
                              "contentMediaType", "contentSchema"})
 NUMBER_KEYWORDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})
 ARRAY_KEYWORDS = frozenset({"items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems",
-                            "contains", "minContains", "maxContains", "unevaluatedItems"})
+                            "minContains", "maxContains", "unevaluatedItems"})
 OBJECT_KEYWORDS = frozenset({"properties", "required", "additionalProperties", "patternProperties",
-                             "minProperties", "maxProperties", "propertyNames", "dependentRequired",
-                             "dependentSchemas", "dependencies", "unevaluatedProperties"})
+                             "minProperties", "maxProperties", "dependentRequired", "dependencies",
+                             "unevaluatedProperties"})
+# Schema-valued keywords that become Applicator nodes, so names, annotations and order inside them are
+# normalized like everywhere else.
+APPLICATOR_KEYWORDS = ("not", "if", "then", "else", "contains", "propertyNames", "dependentSchemas")
 PRIMITIVES = ("string", "integer", "number", "boolean", "null")
 _JSON_TYPES = {"string": str, "boolean": bool, "null": type(None), "object": dict, "array": list}
 _NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
@@ -162,6 +165,7 @@ class Converter:
                                  discriminator=_discriminator_text(discriminator, context))
         for union in unions:
             parts.append(_collapse_union(union))
+        parts.extend(self._applicators(rest, context))
 
         value_part = self._values(rest, context)
         own = self._typed(rest, context)
@@ -189,6 +193,30 @@ class Converter:
         if nullable is True:
             node = Union((Alternative(node), Alternative(Primitive("null"))))
         return node
+
+    def _applicators(self, rest: dict, context: _Context) -> list[Node]:
+        found: list[Node] = []
+        if "not" in rest:
+            found.append(Applicator("not", (self.convert(rest.pop("not"), context.child("not")),)))
+        if "if" in rest:
+            branches = tuple(self.convert(rest.pop(keyword), context.child(keyword)) if keyword in rest else OPEN
+                             for keyword in ("if", "then", "else"))
+            found.append(Applicator("if-then-else", branches))
+        else:
+            for keyword in ("then", "else"):  # without `if` they have no effect; keep them so they still count
+                if keyword in rest:
+                    found.append(Applicator(keyword, (self.convert(rest.pop(keyword), context.child(keyword)),)))
+        for keyword in ("contains", "propertyNames"):
+            if keyword in rest:
+                found.append(Applicator(keyword, (self.convert(rest.pop(keyword), context.child(keyword)),)))
+        if "dependentSchemas" in rest:
+            table = rest.pop("dependentSchemas")
+            if not isinstance(table, dict):
+                raise context.fail("dependentSchemas must be an object of schemas")
+            names = tuple(sorted(table))
+            found.append(Applicator("dependentSchemas", tuple(
+                self.convert(table[name], context.child("dependentSchemas", name)) for name in names), names))
+        return found
 
     def _schema_list(self, value: Any, keyword: str, context: _Context) -> list[Any]:
         if not isinstance(value, list) or not value:
@@ -488,7 +516,7 @@ def _rename(node: Node, names: dict[str, str]) -> Node:
         return replace(node, items=tuple(_rename(i, names) for i in node.items), rest=_rename(node.rest, names))
     if isinstance(node, Union):
         return replace(node, alternatives=tuple(replace(a, node=_rename(a.node, names)) for a in node.alternatives))
-    if isinstance(node, Intersection):
+    if isinstance(node, (Intersection, Applicator)):
         return replace(node, operands=tuple(_rename(o, names) for o in node.operands))
     return node
 

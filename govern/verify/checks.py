@@ -121,8 +121,9 @@ def check_chains(history: History) -> list[Finding]:
         if len(successors) > 1:
             findings.append(Finding("history-fork", history.records[successors[-1]].relative("en"),
                                     f"{', '.join(successors)} all succeed {predecessor} for {root}",
-                                    hint=f"keep one history: `govern record refresh` the later record after removing "
-                                         f"the other, so it follows the first", root=root))
+                                    hint=f"keep one history: run `govern record refresh {successors[-1]}` so it "
+                                         f"follows {successors[-2]} (or delete its four files and run `govern "
+                                         f"record new` again)", root=root))
     for root, record_ids in sorted(history.by_root.items()):
         for start in record_ids:
             seen: list[str] = []

@@ -224,10 +224,9 @@ def reorder(value: Any, rng: random.Random, lists: frozenset = REORDERED_LISTS, 
 
 
 DATA_KEYWORDS = frozenset({"enum", "const", "examples", "example", "default"})
-# Schema-valued keywords the adapter keeps verbatim (as canonical JSON) rather than normalizing; order inside
-# them still counts today (see test_verbatim_keywords_* in test_jsonschema_adapter.py).
-VERBATIM_KEYWORDS = frozenset({"if", "then", "else", "not", "contains", "propertyNames", "dependentSchemas",
-                               "dependencies", "contentSchema"})
+# Keywords the adapter keeps verbatim (as canonical JSON) rather than normalizing: the legacy draft-07
+# `dependencies` (mixing arrays and schemas) and `contentSchema` (describes decoded content, not the value).
+VERBATIM_KEYWORDS = frozenset({"dependencies", "contentSchema"})
 
 
 def reverse_named(value: Any, keys: frozenset, parent_key: str | None = None) -> Any:
