@@ -386,26 +386,27 @@ class Walker:
                              (NEW_DATA,))
 
     def _union_widened(self, old: Node, new: Union, path: str) -> Iterator[Difference]:
-        digest = self.old.digest(old)
-        same_format = self.old.graph.inventory_format == self.new.graph.inventory_format
-        matches = [a for a in new.alternatives if same_format and self.new.digest(a.node) == digest]
-        if matches and new.policy is None:
-            for alternative in new.alternatives:
-                if alternative is not matches[0]:
-                    yield Difference(path, "alternative-added", None, alternative.node, (), (NEW_DATA,))
-            return
-        yield from self._kind_changed(old, new, path)
+        yield from self._single_in_union(old, new, self.old, self.new, "alternative-added", (NEW_DATA,), path,
+                                         lambda: self._kind_changed(old, new, path))
 
     def _union_narrowed(self, old: Union, new: Node, path: str) -> Iterator[Difference]:
-        digest = self.new.digest(new)
+        yield from self._single_in_union(new, old, self.new, self.old, "alternative-removed", (OLD_DATA,), path,
+                                         lambda: self._kind_changed(old, new, path))
+
+    def _single_in_union(self, single: Node, union: Union, single_side: Side, union_side: Side, kind: str,
+                         breaks: tuple[str, ...], path: str, otherwise) -> Iterator[Difference]:
+        """A type became a union containing it (or the reverse): the other alternatives were added (removed)."""
         same_format = self.old.graph.inventory_format == self.new.graph.inventory_format
-        matches = [a for a in old.alternatives if same_format and self.old.digest(a.node) == digest]
-        if matches and old.policy is None:
-            for alternative in old.alternatives:
-                if alternative is not matches[0]:
-                    yield Difference(path, "alternative-removed", alternative.node, None, (), (OLD_DATA,))
+        digest = single_side.digest(single)
+        matches = [a for a in union.alternatives if same_format and union_side.digest(a.node) == digest]
+        if not matches or union.policy is not None:
+            yield from otherwise()
             return
-        yield from self._kind_changed(old, new, path)
+        for alternative in union.alternatives:
+            if alternative is not matches[0]:
+                added = kind == "alternative-added"
+                yield Difference(path, kind, None if added else alternative.node, alternative.node if added else None,
+                                 (), breaks)
 
     def _compare_opaque(self, old: Opaque, new: Opaque, path: str) -> Iterator[Difference]:
         yield from self._constraints(old.constraints, new.constraints, path)
