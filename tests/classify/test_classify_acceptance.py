@@ -16,7 +16,6 @@ import pytest
 
 from conftest import RULES_DIR, diff_cli  # noqa: E402 - the folder's helpers
 from govern.classify.classify import classify
-from govern.model.nodes import references
 from govern.sources.jsonschema import load_jsonschema
 from govern.sources.load import load_spec
 
@@ -129,18 +128,9 @@ def test_renaming_a_definition_is_unchanged(tmp_path):
 
 
 def _reaching(graph, type_key: str) -> set[str]:
-    found = set()
-    for root in graph.roots.values():
-        seen, stack = set(), [root.type_key]
-        while stack:
-            key = stack.pop()
-            if key in seen:
-                continue
-            seen.add(key)
-            stack.extend(references(graph.types[key].node))
-        if type_key in seen:
-            found.add(root.id)
-    return found
+    from govern.records.snapshot import reachable_types
+
+    return {root.id for root in graph.roots.values() if type_key in reachable_types(graph, [root.type_key])}
 
 
 def test_optional_field_on_the_exact_artifact_reference_is_a_version_bump(tmp_path):
