@@ -12,12 +12,21 @@ import json
 from typing import Any
 
 DIGEST_PREFIX = "sha256:"
+# The standard library's own string encoder (C where available): the same escapes as RFC 8785.
+_encode_string = json.encoder.encode_basestring
 
 
 def canonical_json(value: Any) -> str:
     """RFC 8785 text of an arbitrary JSON value (numbers normalized, keys in UTF-16 order)."""
-    if value.__class__ in (str, int, bool) or value is None:
-        return json.dumps(value, ensure_ascii=False)
+    kind = value.__class__
+    if kind is str:
+        return _encode_string(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
     if _is_simple(value):
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     import rfc8785

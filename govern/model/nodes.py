@@ -17,6 +17,8 @@ Constraints = tuple[tuple[str, str], ...]
 
 
 def make_constraints(values: dict) -> Constraints:
+    if not values:
+        return ()
     return tuple(sorted((key, canonical_json(normalize_json_value(value))) for key, value in values.items()))
 
 

@@ -15,8 +15,7 @@ from govern.classify.rules import SAME_VERSION, VERSION_BUMP
 from govern.config import Config
 from govern.errors import InputError, Problem, Refusal
 from govern.fsio import atomic_write_many, read_text
-from govern.model.graph import TypeGraph
-from govern.model.inventory import Inventory, build_inventory
+from govern.model.inventory import build_inventory
 from govern.records.format import (
     LANGUAGES, PROSE_KEYS, SLUG_PATTERN, SUFFIXES, Declaration, Entry, FormatError, Prose, consistency_yaml,
     declaration_yaml, load_yaml, parse_prose, split_front_matter,
@@ -261,12 +260,9 @@ def refresh_record(config: Config, record_id: str, prose_path: Path | None = Non
         raise Refusal(Problem(record.relative(part), "its prose cannot be read, so it cannot be kept",
                               hint=f"pass the prose again: govern record refresh {record_id} --prose FILE"))
     prose = read_prose_input(prose_path) if prose_path else _prose_from_record(record.prose)
-    date, _, slug = record_id[:10], None, record_id[11:]
-    plan = plan_record(config, slug, prose, decision, date, replacing=record_id)
-    stale = [record.path(part) for part in SUFFIXES if record.path(part) not in plan.files]
+    # The id keeps its date and slug: a refresh regenerates the same record, it never renames it.
+    plan = plan_record(config, record_id[11:], prose, decision, record_id[:10], replacing=record_id)
     atomic_write_many(plan.files)
-    for path in stale:  # pragma: no cover - every part is always regenerated
-        path.unlink(missing_ok=True)
     return plan
 
 

@@ -8,13 +8,12 @@ adapter reproduces every node, so normalization reproduces the declared digests.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
-    Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
+    Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
     references,
 )
 from govern.sources.jsonschema import ATTRIBUTION, RESERVED, SOURCE_POLICY, Converter, finish_graph
@@ -100,12 +99,6 @@ def reachable_types(graph: TypeGraph, keys: list[str]) -> list[str]:
     return sorted(seen)
 
 
-@dataclass(frozen=True)
-class SnapshotRoot:
-    root: str
-    digest: str
-
-
 def snapshot_document(record_id: str, graphs: list[TypeGraph], root_ids: set[str], digests: dict[str, str]) -> dict:
     """The snapshot of the given roots (those still present), one embedded resource per source."""
     document: dict[str, Any] = {
@@ -170,4 +163,4 @@ def load_snapshot(document: Any, origin: str) -> list[TypeGraph]:
     return graphs
 
 
-__all__ = ["export_node", "snapshot_document", "snapshot_text", "load_snapshot", "NamedType"]
+__all__ = ["export_node", "snapshot_document", "snapshot_text", "load_snapshot"]

@@ -12,15 +12,16 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urldefrag
 
 from govern.errors import InputError, Problem
 from govern.model.canonical import canonical_json, normalize_json_value
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
-    NEVER, OPEN, Alternative, Applicator, Array, Constraints, Enum, Intersection, Literal, Map, NamedType, Never, Node,
+    NEVER, OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node,
     Object, Opaque, Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
 )
-from govern.sources.refs import OPENAPI_30, Document, SchemaSet, Target, escape_token
+from govern.sources.refs import Document, SchemaSet, Target, _own_id, escape_token, urljoin
 
 # Deeper nesting than this is not a real schema; refusing it keeps every later walk within Python's limits.
 MAX_DEPTH = 128
@@ -49,19 +50,32 @@ SOURCE_POLICY = "x-persistence-source"
 ATTRIBUTION = "x-persistence-attribution"
 
 
-@dataclass
 class _Context:
-    document: Document
-    pointer: str
-    base: str
-    depth: int
-    # Whether the schema at this location also composes others ($ref, allOf, anyOf, oneOf), in which
-    # case unevaluatedProperties sees their properties too and cannot be read as additionalProperties.
-    composes: bool = False
+    """Where a schema is being converted. The JSON pointer is built only when asked for (messages and
+    named types need it, the conversion of ordinary subschemas does not), which keeps the hot path lean."""
+
+    __slots__ = ("document", "base", "depth", "composes", "_parent", "_tokens", "_pointer")
+
+    def __init__(self, document: Document, pointer: str | None, base: str, depth: int,
+                 parent: "_Context | None" = None, tokens: tuple = ()):
+        self.document = document
+        self.base = base
+        self.depth = depth
+        # Whether the schema here also composes others ($ref, allOf, anyOf, oneOf), in which case
+        # unevaluatedProperties sees their properties too and cannot be read as additionalProperties.
+        self.composes = False
+        self._parent = parent
+        self._tokens = tokens
+        self._pointer = pointer
+
+    @property
+    def pointer(self) -> str:
+        if self._pointer is None:
+            self._pointer = self._parent.pointer + "".join("/" + escape_token(str(token)) for token in self._tokens)
+        return self._pointer
 
     def child(self, *tokens: str | int) -> "_Context":
-        pointer = self.pointer + "".join("/" + escape_token(str(token)) for token in tokens)
-        return _Context(self.document, pointer, self.base, self.depth + 1)
+        return _Context(self.document, None, self.base, self.depth + 1, self, tokens)
 
     def fail(self, reason: str, hint: str | None = None) -> InputError:
         return InputError(Problem(self.document.label, f"at #{self.pointer}: {reason}", hint=hint))
@@ -128,6 +142,9 @@ class Converter:
         if RESERVED in schema:
             raise context.fail(f"{RESERVED} belongs on an optional property whose schema forbids every value")
 
+        own_id = _own_id(schema, context.document.dialect)
+        if own_id and not own_id.startswith("#"):
+            context.base = urldefrag(urljoin(context.base, own_id))[0]  # an embedded resource: refs resolve here
         rest = {key: value for key, value in schema.items() if key not in ANNOTATIONS}
         if context.document.dialect == "draft-04" and isinstance(rest.get("id"), str):
             del rest["id"]  # draft-04 spells `$id` as `id`: an identifier, not structure

@@ -5,7 +5,7 @@ Checks never stop at the first problem: all findings are collected and reported 
 
 from __future__ import annotations
 
-from govern.classify.classify import REMOVED, classify
+from govern.classify.classify import classify
 from govern.classify.rules import VERSION_BUMP
 from govern.config import Config
 from govern.errors import InputError

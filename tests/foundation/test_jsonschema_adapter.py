@@ -331,3 +331,23 @@ VERBATIM_GAPS = [
 @pytest.mark.parametrize("first, second", [case[1:] for case in VERBATIM_GAPS], ids=[case[0] for case in VERBATIM_GAPS])
 def test_verbatim_keywords_ignore_names_annotations_and_order(first, second):
     assert document_digest(first) == document_digest(second)
+
+
+def test_embedded_id_is_the_base_of_references_inside_it(tmp_path):
+    # An inline subschema with its own `$id` is an embedded resource: `y.json` inside it resolves against
+    # that `$id` (to nested/y.json, a string), not against the document's (to y.json, an integer).
+    document = {
+        "$id": "https://example.com/root.json",
+        "type": "object",
+        "properties": {"inner": {"$id": "https://example.com/nested/inner.json", "type": "object",
+                                 "properties": {"a": {"$ref": "y.json"}}}},
+        "$defs": {
+            "Nested": {"$id": "https://example.com/nested/y.json", "type": "string"},
+            "Top": {"$id": "https://example.com/y.json", "type": "integer"},
+        },
+    }
+    path = _write(tmp_path / "root.json", document)
+    digests = digests_of_graph(load_file(path, tmp_path))
+    expected = {"type": "object", "properties": {"inner": {"type": "object",
+                                                           "properties": {"a": {"type": "string"}}}}}
+    assert digests["root:root"] == document_digest(expected)
