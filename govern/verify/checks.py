@@ -32,10 +32,16 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
         graphs = check_snapshot(record, findings)
         if graphs is not None:
             snapshots[record.id] = graphs
-    findings.extend(check_chains(history))
-    findings.extend(check_decisions(history, snapshots))
+    chain_findings = check_chains(history)
+    findings.extend(chain_findings)
+    # A predecessor edited after the fact makes any comparison with it meaningless: its own finding says so.
+    edited = {(finding.root, finding.path) for finding in chain_findings if finding.id == "predecessor-edited"}
+    findings.extend(check_decisions(history, snapshots, edited))
     inventory = build_inventory(load_configured(config))
-    findings.extend(check_current(history, inventory, config))
+    # An unreadable record drops out of the history, which would make its roots look unacknowledged
+    # against the record before it; its syntax finding already names the real problem.
+    if all(record.declaration is not None for record in history.records.values()):
+        findings.extend(check_current(history, inventory, config))
     for generated in stale_files(generated_files(config, inventory)):
         findings.append(Finding("generated-stale", generated.path.relative_to(config.project_root).as_posix(),
                                 "does not match the current sources", hint="run `govern extract`"))
@@ -111,6 +117,11 @@ def check_chains(history: History) -> list[Finding]:
                 findings.append(Finding("predecessor-missing", record.relative("en"),
                                         f"names {entry.predecessor} as predecessor of {entry.root}, which has no such record",
                                         hint="restore the predecessor record, or fix the predecessor id", root=entry.root))
+            elif predecessor.declaration.date > record.declaration.date:
+                findings.append(Finding("history-order", record.relative("en"),
+                                        f"is dated {record.declaration.date} but follows {predecessor.id} for "
+                                        f"{entry.root}, which is dated later", root=entry.root,
+                                        hint="a record cannot be older than its predecessor; fix the date"))
             elif predecessor.link != entry.predecessor_link:
                 findings.append(Finding("predecessor-edited", predecessor.relative("en"),
                                         f"record {predecessor.id} was edited after {record.id} came to depend on it "
@@ -142,7 +153,8 @@ def check_chains(history: History) -> list[Finding]:
     return findings
 
 
-def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]]) -> list[Finding]:
+def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
+                    edited: set[tuple[str | None, str]] = frozenset()) -> list[Finding]:
     findings = []
     for record in history.records.values():
         declaration = record.declaration
@@ -155,6 +167,10 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]]) -> 
                                         f"{entry.root} is a version-bump but its format version goes "
                                         f"{entry.format_before!r} -> {entry.format_after!r}", root=entry.root,
                                         hint="raise the format version in the source and refresh the record"))
+            if entry.predecessor is not None and \
+                    (entry.root, history.records[entry.predecessor].relative("en")
+                     if entry.predecessor in history.records else "") in edited:
+                continue
             old = _root_graphs(snapshots.get(entry.predecessor, []), entry.root) if entry.predecessor else []
             new = _root_graphs(snapshots[record.id], entry.root)
             if entry.predecessor is not None and entry.predecessor not in snapshots:
@@ -183,9 +199,7 @@ def check_current(history: History, inventory: Inventory, config: Config) -> lis
     records_dir = config.records_dir
     for root_id, root in inventory.roots.items():
         latest = history.latest(root_id)
-        slug = "change-" + root_id.replace(":", "-").lower()
-        slug = "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in slug).strip("-")
-        command = NEW_RECORD_HINT.format(slug=slug)
+        command = NEW_RECORD_HINT.format(slug="change-" + _slug(root_id))
         if latest is None:
             findings.append(Finding("unacknowledged-root", f"{records_dir}/", f"{root_id} has no record",
                                     hint=f"acknowledge it: {command}", root=root_id))
@@ -204,7 +218,15 @@ def check_current(history: History, inventory: Inventory, config: Config) -> lis
         if entry is not None and entry.after is not None:
             findings.append(Finding("unacknowledged-removal", history.records[latest].relative("en"),
                                     f"{root_id} is recorded by {latest} but no longer in the sources",
-                                    hint="record a tombstone: govern record new retire-"
-                                         f"{root_id.split(':')[-1].lower()} --prose prose.yaml --decision version-bump",
+                                    hint=f"record a tombstone: govern record new retire-{_slug(root_id.split(':')[-1])} "
+                                         "--prose prose.yaml --decision version-bump",
                                     root=root_id))
     return findings
+
+
+def _slug(name: str) -> str:
+    """A record slug suggested from a root name: `sidecar:ActionClaimRequest` -> `sidecar-action-claim-request`."""
+    import re
+
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", name)
+    return re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-") or "root"

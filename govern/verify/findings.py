@@ -15,6 +15,7 @@ FINDING_KINDS = {
     "predecessor-missing": ("Predecessor record does not exist", "前驱记录不存在"),
     "predecessor-edited": ("A depended-upon record was edited", "被依赖的记录遭到修改"),
     "history-cycle": ("Predecessor chain has a cycle", "前驱链存在循环"),
+    "history-order": ("A record is dated before its predecessor", "记录的日期早于其前驱记录"),
     "history-fork": ("Two records succeed one record for one root", "同一根类型的同一记录有两个后继"),
     "unacknowledged-change": ("Current source differs from the latest record", "当前源与最新记录不一致"),
     "unacknowledged-root": ("A current root has no record", "当前根类型没有任何记录"),

@@ -121,3 +121,23 @@ def test_a_bad_date_is_refused(project) -> None:
     assert result.exit_code == 1
     assert result.stderr == "error: 2026-13-01: is not a date (use YYYY-MM-DD)\n"
     assert project.state() == before
+
+
+def test_a_broken_record_does_not_make_its_roots_look_unacknowledged(recorded) -> None:
+    # The broken record drops out of the history; comparing the source with the record before it would
+    # blame a change that is in fact recorded.
+    recorded.replace(f"records/{RECORD}.md", "roots:\n", "roots: [\n")
+    ids = recorded.finding_ids()
+    assert "record-syntax" in ids
+    assert not [finding_id for finding_id in ids if finding_id.startswith("unacknowledged")]
+
+
+def test_a_record_dated_before_its_predecessor_is_out_of_order(project) -> None:
+    project.add_sidecar_thread_property("label")
+    assert project.new_record("add-thread-label", "2026-11-29").exit_code == 0
+    findings = [f for f in project.findings() if f["id"] == "history-order"]
+    assert findings == [{"id": "history-order", "path": "records/2026-11-29-add-thread-label.md", "line": None,
+                         "root": "sidecar:Artifact",
+                         "message": "is dated 2026-11-29 but follows 2026-11-30-baseline for sidecar:Artifact, "
+                                    "which is dated later",
+                         "hint": "a record cannot be older than its predecessor; fix the date"}]

@@ -19,7 +19,7 @@ def test_a_removed_root_needs_a_tombstone(project) -> None:
     assert result.stdout.startswith(
         f"records/{BASELINE}.md: unacknowledged-removal: grp:ActionClaimRequest is recorded by {BASELINE} but no "
         "longer in the sources\n"
-        "  fix: record a tombstone: govern record new retire-actionclaimrequest --prose prose.yaml "
+        "  fix: record a tombstone: govern record new retire-action-claim-request --prose prose.yaml "
         "--decision version-bump\n")
     assert [f["id"] for f in project.findings()] == [
         "unacknowledged-removal", "generated-stale", "generated-stale", "generated-stale"]
