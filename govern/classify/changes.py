@@ -451,8 +451,23 @@ class Walker:
             yield Difference(f"{path}/{_escape(keyword)}" if path or keyword else path,
                              "constraint-changed" if old_value is not None and new_value is not None
                              else "constraint-added" if new_value is not None else "constraint-removed",
-                             None, None, _args(keyword=keyword, old=old_value, new=new_value),
+                             None, None, _args(keyword=keyword, old=old_value, new=new_value,
+                                               detail=_structured_detail(old_value, new_value)),
                              _constraint_breaks(keyword, old_value, new_value))
+
+
+def _structured_detail(old: str | None, new: str | None) -> str | None:
+    """For a constraint whose value is an object or array (kept verbatim), say what inside it changed.
+
+    Whole old and new values of a large verbatim keyword are hard to compare by eye; deepdiff names the
+    inner paths. Lines are sorted so the text does not depend on its traversal order.
+    """
+    if old is None or new is None or not (old.startswith(("{", "[")) and new.startswith(("{", "["))):
+        return None
+    from deepdiff import DeepDiff
+
+    lines = DeepDiff(json.loads(old), json.loads(new), verbose_level=2).pretty().splitlines()
+    return "; ".join(sorted(lines)) or None
 
 
 _LOWER_BOUNDS = {"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"}

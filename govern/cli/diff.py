@@ -34,10 +34,12 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, proje
     if files:
         if len(files) != 2:
             raise click.UsageError("give exactly two files (OLD NEW), or none to compare with the records")
-        from govern.sources.load import load_spec
+        from govern.sources.load import document_root_name, load_spec
 
+        # Both sides take the new file's names, so renaming the file (or its title) pairs, not replaces.
         new_graph = load_spec(files[1], Path.cwd())
-        old_graph = load_spec(files[0], Path.cwd(), source=new_graph.source)
+        old_graph = load_spec(files[0], Path.cwd(), source=new_graph.source,
+                              document_root=document_root_name(new_graph))
         results = classify([old_graph], [new_graph])
     else:
         from govern.records.history import recorded_graphs

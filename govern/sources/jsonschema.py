@@ -553,7 +553,8 @@ def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], o
 
 
 def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
-                    format_version_pointer: str | None = None, adhoc: bool = False) -> TypeGraph:
+                    format_version_pointer: str | None = None, adhoc: bool = False,
+                    document_root: str | None = None) -> TypeGraph:
     """Read a JSON Schema file (and whatever it references) into a TypeGraph.
 
     `roots` maps root names to (pointer or None, role). With `adhoc`, the document itself (when it has
@@ -568,7 +569,7 @@ def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, 
         pointer = _root_pointer(document, name, at)
         resolved_roots[name] = (converter.named_at(document, pointer), role)
     if adhoc:
-        resolved_roots.update(_adhoc_roots(converter, document))
+        resolved_roots.update(_adhoc_roots(converter, document, document_root))
     try:
         graph = finish_graph(converter, source, resolved_roots, document.label,
                              format_version=read_format_version(document, format_version_pointer))
@@ -592,7 +593,8 @@ def _root_pointer(document: Document, name: str, at: str | None) -> str:
     return pointer
 
 
-def _adhoc_roots(converter: Converter, document: Document) -> dict[str, tuple[str, str]]:
+def _adhoc_roots(converter: Converter, document: Document,
+                 document_root: str | None = None) -> dict[str, tuple[str, str]]:
     content = document.content
     found: dict[str, tuple[str, str]] = {}
     if isinstance(content, dict):
@@ -603,7 +605,7 @@ def _adhoc_roots(converter: Converter, document: Document) -> dict[str, tuple[st
                     found[name] = (converter.named_at(document, f"/{keyword}/{escape_token(name)}"), "record")
     structural = not isinstance(content, dict) or any(key not in ANNOTATIONS for key in content)
     if structural or not found:
-        name = _simple_name(f"{document.label}#", converter)
+        name = document_root or _simple_name(f"{document.label}#", converter)
         found[name if name not in found else f"{name}~document"] = (converter.named_at(document, ""), "record")
     return found
 

@@ -43,8 +43,12 @@ def load_configured(config: Config) -> list[TypeGraph]:
     return graphs
 
 
-def load_spec(spec: str, label_root: Path | None = None, source: str | None = None) -> TypeGraph:
-    """A file (JSON Schema or OpenAPI, told apart by content) or a `module:Model` spec, with no configuration."""
+def load_spec(spec: str, label_root: Path | None = None, source: str | None = None,
+              document_root: str | None = None) -> TypeGraph:
+    """A file (JSON Schema or OpenAPI, told apart by content) or a `module:Model` spec, with no configuration.
+
+    A JSON Schema document is itself a root, named by its title or file name unless `document_root` names it.
+    """
     path = Path(spec)
     if not path.exists() and _MODEL_SPEC.match(spec) and not spec.endswith((".json", ".yaml", ".yml")):
         from govern.sources.pydantic import load_pydantic
@@ -64,7 +68,15 @@ def load_spec(spec: str, label_root: Path | None = None, source: str | None = No
         raise InputError(Problem(str(path), "is a Swagger 2.0 document", hint="govern reads OpenAPI 3.0 and 3.1"))
     from govern.sources.jsonschema import load_jsonschema
 
-    return load_jsonschema(name, path, {}, label_root, None, adhoc=True)
+    return load_jsonschema(name, path, {}, label_root, None, adhoc=True, document_root=document_root)
+
+
+def document_root_name(graph: TypeGraph) -> str | None:
+    """The name of the root that is a whole JSON Schema document, if the graph has one."""
+    for root in graph.roots.values():
+        if graph.locations.get(root.type_key, "").endswith("#"):
+            return root.id.partition(":")[2]
+    return None
 
 
 def load_specs(specs: list[str], label_root: Path | None = None) -> list[TypeGraph]:

@@ -214,3 +214,26 @@ def test_json_output_is_stable_across_runs(tmp_path):
         assert set(entry) == {"root", "decision", "minimum", "before", "after", "changes"}
         for change in entry["changes"]:
             assert set(change) == {"path", "kind", "rule", "decision", "breaks", "args"}
+
+
+def test_files_with_different_names_pair_their_document_roots(tmp_path):
+    # `govern diff v1.json v2.json`: the document is one root under the new file's name, not a removed
+    # root and a new one.
+    old, new = tmp_path / "v1.schema.json", tmp_path / "v2.schema.json"
+    old.write_text(json.dumps({"title": "Old", "type": "object", "properties": {"a": {"type": "string"}}}))
+    new.write_text(json.dumps({"title": "New", "type": "object",
+                               "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}))
+    roots = _diff(old, new)
+    assert list(roots) == ["v2:New"]
+    assert roots["v2:New"]["decision"] == "same-version"
+    assert [change["kind"] for change in roots["v2:New"]["changes"]] == ["optional-property-added"]
+
+
+def test_a_changed_structured_constraint_says_what_changed_inside(tmp_path):
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps({"type": "object", "x-rules": {"a": 1, "b": [1, 2]}}))
+    new.write_text(json.dumps({"type": "object", "x-rules": {"a": 2, "b": [1, 2, 3]}}))
+    (change,) = _diff(old, new)["new:new"]["changes"]
+    assert change["rule"] == "constraint-changed"
+    assert change["args"]["detail"] == ("Item root['b'][2] (3) added to iterable.; "
+                                        "Value of root['a'] changed from 1 to 2.")
