@@ -13,9 +13,12 @@ from govern.cli._common import load_project, project_option, reports_errors
               default="text", show_default=True,
               help="text for people; json for tools; github for workflow annotations; sarif (2.1.0) for code "
                    "scanning; markdown for a pull-request comment (with a prose file and the command to run).")
+@click.option("--lang", "language", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help="Language of the messages, fixes and headings in every format (en English, zh Chinese); "
+                   "finding ids, paths and the JSON keys stay the same.")
 @project_option
 @reports_errors
-def verify(output_format: str, project: Path | None) -> None:
+def verify(output_format: str, language: str, project: Path | None) -> None:
     """Check the whole record history against the current source (for CI).
 
     Checks: record syntax and slugs; English and Chinese declarations equal; consistency records current
@@ -36,5 +39,5 @@ def verify(output_format: str, project: Path | None) -> None:
     if any(f.id.startswith("unacknowledged") for f in findings):
         template_path = config.path(config.templates_dir) / "prose.yaml"
         template = template_path.read_text(encoding="utf-8") if template_path.is_file() else ""
-    click.echo(render(findings, output_format, prose_template=template), nl=False)
+    click.echo(render(findings, output_format, prose_template=template, language=language), nl=False)
     sys.exit(1 if findings else 0)

@@ -156,7 +156,7 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
     # The record being refreshed is regenerated whole, so its own damage does not block the refresh.
     broken = [finding for record in history.records.values() if record.id != replacing for finding in record.findings]
     if broken:
-        raise Refusal([Problem(f.path, f.message, line=f.line, hint=f.hint) for f in broken])
+        raise Refusal([Problem(f.path, f.message(), line=f.line, hint=f.hint()) for f in broken])
     if replacing is None and record_id in history.records:
         raise Refusal(Problem(_record_path(config, record_id), "already exists",
                               hint="records are never overwritten: choose another slug or date"))
@@ -273,7 +273,7 @@ def sync_record(config: Config, record_id: str) -> Path:
     if record is None:
         raise InputError(Problem(_record_path(config, record_id), "does not exist"))
     # A missing or unreadable consistency record is what sync regenerates; other damage must be fixed first.
-    problems = [Problem(f.path, f.message, line=f.line) for f in record.findings
+    problems = [Problem(f.path, f.message(), line=f.line) for f in record.findings
                 if f.id == "record-syntax" and not f.path.endswith(SUFFIXES["i18n"])]
     problems += [Problem(record.relative(part), "does not exist", hint="restore it from version control")
                  for part in ("en", "zh") if not record.path(part).is_file()]

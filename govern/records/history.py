@@ -81,11 +81,9 @@ def load_record(folder: Path, record_id: str, project_root: Path) -> Record:
     missing = [part for part in SUFFIXES if not record.path(part).is_file()]
     if missing:
         # Only the consistency record can be rebuilt from the others; anything else is lost content.
-        hint = (f"run `govern record sync {record_id}` to regenerate it" if missing == ["i18n"] else
-                f"restore it from version control, or `govern record refresh {record_id}` if no record depends on it")
-        record.findings.append(Finding("record-files-missing", record.relative("en"),
-                                       f"record {record_id} lacks " + ", ".join(record.relative(p) for p in missing),
-                                       hint=hint))
+        record.findings.append(Finding("record-files-missing", record.relative("en"), {
+            "variant": "consistency" if missing == ["i18n"] else "content", "record": record_id,
+            "files": ", ".join(record.relative(p) for p in missing)}))
     for language in LANGUAGES:
         part = "en" if language == "en" else "zh"
         path = record.path(part)
@@ -95,20 +93,23 @@ def load_record(folder: Path, record_id: str, project_root: Path) -> Record:
             front, body, _ = split_front_matter(path.read_text(encoding="utf-8"))
             declaration = parse_declaration(front)
             if declaration.id != record_id:
-                raise FormatError(f"declares id {declaration.id} but the file is named {record_id}")
+                record.findings.append(Finding("record-syntax", record.relative(part), {
+                    "variant": "id-mismatch", "declared": declaration.id, "record": record_id}))
+                continue
             record.declarations[language] = declaration
             record.prose[language] = parse_prose(body)
         except FormatError as error:
-            record.findings.append(Finding("record-syntax", record.relative(part), error.reason, line=error.line,
-                                           hint="compare with templates/record.en.md and records/README.md"))
+            record.findings.append(Finding("record-syntax", record.relative(part),
+                                           {"variant": "format", "reason": error.reason}, line=error.line))
         except (UnicodeDecodeError, OSError) as error:
-            record.findings.append(Finding("record-syntax", record.relative(part), f"cannot be read: {error}"))
+            record.findings.append(Finding("record-syntax", record.relative(part),
+                                           {"variant": "unreadable", "error": error}))
     if record.path("i18n").is_file():
         try:
             record.consistency = parse_consistency(record.path("i18n").read_text(encoding="utf-8"))
         except (FormatError, UnicodeDecodeError) as error:
-            record.findings.append(Finding("record-syntax", record.relative("i18n"), str(error),
-                                           hint=f"run `govern record sync {record_id}`"))
+            record.findings.append(Finding("record-syntax", record.relative("i18n"),
+                                           {"variant": "consistency", "reason": error, "record": record_id}))
     if record.path("schema").is_file():
         record.snapshot_bytes = record.path("schema").read_bytes()
     return record

@@ -1,38 +1,78 @@
-"""Render findings. Text is produced here, late, from the findings' ids and arguments."""
+"""Render findings. Text is produced here, late, from the findings' ids and arguments, in English or Chinese."""
 
 from __future__ import annotations
 
 import json
 
 from govern import __version__
-from govern.verify.findings import FINDING_KINDS, Finding
+from govern.verify.findings import LANGUAGES, Finding, title
 
 FORMATS = ("text", "json", "github", "sarif", "markdown")
 
+# The reports' own words around the findings' messages, per language.
+LABELS = {
+    "en": {
+        "clean": "verify: clean",
+        "count": "verify: {count} finding{s}",
+        "fix-line": "  fix: {hint}",
+        "fix-inline": " (fix: {hint})",
+        "fix-sentence": " Fix: {hint}",
+        "md-clean": "### govern verify: clean\n\nEvery persisted root agrees with its latest change record.",
+        "md-count": "### govern verify: {count} finding{s}",
+        "md-header": "| Finding | Where | What | Fix |",
+        "md-acknowledge": "#### Acknowledge the change to {roots}",
+        "md-steps": "Review `govern diff`, save this as `prose.yaml`, fill in both languages, then run:",
+    },
+    "zh": {
+        "clean": "verify：通过",
+        "count": "verify：共 {count} 项发现",
+        "fix-line": "  修复：{hint}",
+        "fix-inline": "（修复：{hint}）",
+        "fix-sentence": "。修复：{hint}",
+        "md-clean": "### govern verify：通过\n\n每个持久化根类型都与其最新的变更记录一致。",
+        "md-count": "### govern verify：共 {count} 项发现",
+        "md-header": "| 发现 | 位置 | 问题 | 修复 |",
+        "md-acknowledge": "#### 确认对 {roots} 的变更",
+        "md-steps": "查看 `govern diff`，把下面的内容保存为 `prose.yaml`，填写两种语言，然后运行：",
+    },
+}
 
-def render(findings: list[Finding], output_format: str, *, prose_template: str = "") -> str:
-    return {"text": render_text, "json": render_json, "github": render_github, "sarif": render_sarif,
-            "markdown": lambda f: render_markdown(f, prose_template)}[output_format](findings)
+
+def render(findings: list[Finding], output_format: str, *, prose_template: str = "", language: str = "en") -> str:
+    if output_format == "markdown":
+        return render_markdown(findings, prose_template, language=language)
+    return {"text": render_text, "json": render_json, "github": render_github,
+            "sarif": render_sarif}[output_format](findings, language=language)
 
 
 def _where(finding: Finding) -> str:
     return f"{finding.path}:{finding.line}" if finding.line else finding.path
 
 
-def render_text(findings: list[Finding]) -> str:
+def _count(label: str, findings: list[Finding], language: str) -> str:
+    return LABELS[language][label].format(count=len(findings), s="s" if len(findings) != 1 else "")
+
+
+def _with_fix(finding: Finding, label: str, language: str) -> str:
+    hint = finding.hint(language)
+    return finding.message(language) + (LABELS[language][label].format(hint=hint) if hint else "")
+
+
+def render_text(findings: list[Finding], *, language: str = "en") -> str:
     if not findings:
-        return "verify: clean\n"
+        return LABELS[language]["clean"] + "\n"
     lines = []
     for finding in findings:
-        lines.append(f"{_where(finding)}: {finding.id}: {finding.message}")
-        if finding.hint:
-            lines.append(f"  fix: {finding.hint}")
-    lines.append(f"verify: {len(findings)} finding{'s' if len(findings) != 1 else ''}")
+        lines.append(f"{_where(finding)}: {finding.id}: {finding.message(language)}")
+        hint = finding.hint(language)
+        if hint:
+            lines.append(LABELS[language]["fix-line"].format(hint=hint))
+    lines.append(_count("count", findings, language))
     return "\n".join(lines) + "\n"
 
 
-def render_json(findings: list[Finding]) -> str:
-    document = {"clean": not findings, "findings": [finding.to_json() for finding in findings]}
+def render_json(findings: list[Finding], *, language: str = "en") -> str:
+    document = {"clean": not findings, "findings": [finding.to_json(language) for finding in findings]}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -43,53 +83,58 @@ def _escape_github(text: str, property_value: bool = False) -> str:
     return text
 
 
-def render_github(findings: list[Finding]) -> str:
+def render_github(findings: list[Finding], *, language: str = "en") -> str:
     lines = []
     for finding in findings:
         properties = f"file={_escape_github(finding.path, True)}"
         if finding.line:
             properties += f",line={finding.line}"
         properties += f",title={_escape_github(finding.id, True)}"
-        message = finding.message + (f" (fix: {finding.hint})" if finding.hint else "")
-        lines.append(f"::error {properties}::{_escape_github(message)}")
+        lines.append(f"::error {properties}::{_escape_github(_with_fix(finding, 'fix-inline', language))}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def render_sarif(findings: list[Finding]) -> str:
+def render_sarif(findings: list[Finding], *, language: str = "en") -> str:
     used = sorted({finding.id for finding in findings})
+    # The other language's title rides along as a property, so a dashboard can show either.
+    other = LANGUAGES[1 - LANGUAGES.index(language)]
     rules = [{"id": rule_id, "name": "".join(part.title() for part in rule_id.split("-")),
-              "shortDescription": {"text": FINDING_KINDS[rule_id][0]},
-              "properties": {"zh": FINDING_KINDS[rule_id][1]}} for rule_id in used]
+              "shortDescription": {"text": title(rule_id, language)},
+              "properties": {other: title(rule_id, other)}} for rule_id in used]
     results = []
     for finding in findings:
         location: dict = {"artifactLocation": {"uri": finding.path}}
         if finding.line:
             location["region"] = {"startLine": finding.line}
-        text = finding.message + (f" Fix: {finding.hint}" if finding.hint else "")
         results.append({"ruleId": finding.id, "ruleIndex": used.index(finding.id), "level": "error",
-                        "message": {"text": text}, "locations": [{"physicalLocation": location}]})
+                        "message": {"text": _with_fix(finding, "fix-sentence", language)},
+                        "locations": [{"physicalLocation": location}]})
+    run: dict = {"tool": {"driver": {"name": "govern", "version": __version__, "rules": rules}}}
+    if language != "en":  # SARIF's default language is en-US; English output stays as it always was.
+        run["language"] = {"zh": "zh-CN"}[language]
+    run["results"] = results
     document = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "govern", "version": __version__, "rules": rules}},
-                  "results": results}],
+        "runs": [run],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def render_markdown(findings: list[Finding], prose_template: str = "") -> str:
+def render_markdown(findings: list[Finding], prose_template: str = "", *, language: str = "en") -> str:
+    labels = LABELS[language]
     if not findings:
-        return "### govern verify: clean\n\nEvery persisted root agrees with its latest change record.\n"
-    lines = [f"### govern verify: {len(findings)} finding{'s' if len(findings) != 1 else ''}", "",
-             "| Finding | Where | What | Fix |", "|---|---|---|---|"]
+        return labels["md-clean"] + "\n"
+    lines = [_count("md-count", findings, language), "", labels["md-header"], "|---|---|---|---|"]
     for finding in findings:
         cell = lambda text: (text or "").replace("|", "\\|").replace("\n", " ")  # noqa: E731
-        lines.append(f"| `{finding.id}` | `{_where(finding)}` | {cell(finding.message)} | {cell(finding.hint)} |")
+        lines.append(f"| `{finding.id}` | `{_where(finding)}` | {cell(finding.message(language))} | "
+                     f"{cell(finding.hint(language))} |")
     unacknowledged = [f for f in findings if f.id.startswith("unacknowledged")]
     if unacknowledged:
         roots = ", ".join(f"`{f.root}`" for f in unacknowledged if f.root)
-        lines += ["", f"#### Acknowledge the change to {roots}", "",
-                  "Review `govern diff`, save this as `prose.yaml`, fill in both languages, then run:", "",
+        lines += ["", labels["md-acknowledge"].format(roots=roots), "", labels["md-steps"], "",
                   "```sh", "govern record new <slug> --prose prose.yaml", "```", "",
                   "```yaml", prose_template.rstrip("\n"), "```"]
     return "\n".join(lines) + "\n"
+

@@ -17,6 +17,7 @@ from govern.records.history import History, Record, load_history
 from govern.verify.findings import Finding
 
 NEW_RECORD_HINT = "govern record new {slug} --prose prose.yaml"
+TOMBSTONE_HINT = "govern record new {slug} --prose prose.yaml --decision version-bump"
 
 
 def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
@@ -43,8 +44,7 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
     if all(record.declaration is not None for record in history.records.values()):
         findings.extend(check_current(history, inventory, config))
     for generated in stale_files(generated_files(config, inventory)):
-        findings.append(Finding("generated-stale", generated.path.relative_to(config.project_root).as_posix(),
-                                "does not match the current sources", hint="run `govern extract`"))
+        findings.append(Finding("generated-stale", generated.path.relative_to(config.project_root).as_posix()))
     return sorted(set(findings), key=Finding.sort_key), inventory, history
 
 
@@ -52,30 +52,26 @@ def check_languages(record: Record) -> list[Finding]:
     findings = []
     english, chinese = record.declarations.get("en"), record.declarations.get("zh")
     if english is not None and chinese is not None and english != chinese:
-        findings.append(Finding("declaration-mismatch", record.relative("zh"),
-                                "its machine declaration differs from the English one",
-                                line=2, hint=f"copy the declaration from {record.relative('en')} unchanged"))
+        findings.append(Finding("declaration-mismatch", record.relative("zh"), {"english": record.relative("en")},
+                                line=2))
     consistency = record.consistency
     if consistency is None or english is None or len(record.prose) != 2:
         return findings
     if consistency.get("declaration") != english.hash:
         findings.append(Finding("consistency-stale", record.relative("i18n"),
-                                "records a different declaration than the record has",
-                                hint=f"if the declaration edit is intended, run `govern record sync {record.id}`"))
+                                {"variant": "declaration", "record": record.id}))
     recorded = consistency.get("prose") or {}
     for key in PROSE_KEYS:
         changed = {language: text_hash(record.prose[language].get(key)) != (recorded.get(language) or {}).get(key)
                    for language in LANGUAGES}
         if changed["en"] and changed["zh"]:
             findings.append(Finding("consistency-stale", record.relative("i18n"),
-                                    f"the {key} changed in both languages since the consistency record was written",
-                                    hint=f"run `govern record sync {record.id}`"))
+                                    {"variant": "prose", "key": key, "record": record.id}))
         elif changed["en"] or changed["zh"]:
             edited = "en" if changed["en"] else "zh"
             other = "zh" if edited == "en" else "en"
             findings.append(Finding("translation-stale", record.relative(other),
-                                    f"the {key} was edited in {record.relative(edited)} but not here",
-                                    hint=f"update the {key} in both languages, then run `govern record sync {record.id}`"))
+                                    {"key": key, "edited": record.relative(edited), "record": record.id}))
     return findings
 
 
@@ -86,21 +82,23 @@ def check_snapshot(record: Record, findings: list[Finding]) -> list[TypeGraph] |
     try:
         graphs = record.snapshot_graphs()
     except (InputError, ValueError) as error:
-        findings.append(Finding("snapshot-mismatch", record.relative("schema"), f"cannot be normalized: {error}",
-                                hint="restore the snapshot from version control"))
+        findings.append(Finding("snapshot-mismatch", record.relative("schema"),
+                                {"variant": "unnormalizable", "error": error}))
         return None
     digests = build_inventory(graphs).roots
     for entry in declaration.entries:
         found = digests.get(entry.root)
         if entry.after is None and found is not None:
             findings.append(Finding("snapshot-mismatch", record.relative("schema"),
-                                    f"holds {entry.root}, which the declaration records as removed", root=entry.root))
-        elif entry.after is not None and (found is None or found.digest != entry.after):
-            actual = "nothing" if found is None else found.digest
+                                    {"variant": "removed", "root": entry.root}, root=entry.root))
+        elif entry.after is not None and found is None:
             findings.append(Finding("snapshot-mismatch", record.relative("schema"),
-                                    f"normalizes {entry.root} to {actual}, not the declared {entry.after}",
-                                    hint="the snapshot or the declaration was edited; restore it from version control",
+                                    {"variant": "absent", "root": entry.root, "declared": entry.after},
                                     root=entry.root))
+        elif entry.after is not None and found.digest != entry.after:
+            findings.append(Finding("snapshot-mismatch", record.relative("schema"),
+                                    {"variant": "digest", "root": entry.root, "actual": found.digest,
+                                     "declared": entry.after}, root=entry.root))
     return graphs
 
 
@@ -115,26 +113,19 @@ def check_chains(history: History) -> list[Finding]:
             predecessor = history.records.get(entry.predecessor)
             if predecessor is None or predecessor.declaration is None or predecessor.declaration.entry(entry.root) is None:
                 findings.append(Finding("predecessor-missing", record.relative("en"),
-                                        f"names {entry.predecessor} as predecessor of {entry.root}, which has no such record",
-                                        hint="restore the predecessor record, or fix the predecessor id", root=entry.root))
+                                        {"predecessor": entry.predecessor, "root": entry.root}, root=entry.root))
             elif predecessor.declaration.date > record.declaration.date:
                 findings.append(Finding("history-order", record.relative("en"),
-                                        f"is dated {record.declaration.date} but follows {predecessor.id} for "
-                                        f"{entry.root}, which is dated later", root=entry.root,
-                                        hint="a record cannot be older than its predecessor; fix the date"))
+                                        {"date": record.declaration.date, "predecessor": predecessor.id,
+                                         "root": entry.root}, root=entry.root))
             elif predecessor.link != entry.predecessor_link:
                 findings.append(Finding("predecessor-edited", predecessor.relative("en"),
-                                        f"record {predecessor.id} was edited after {record.id} came to depend on it "
-                                        f"(its declaration or snapshot no longer matches the link in {record.id})",
-                                        hint=f"restore {predecessor.id} from version control; accepted records are not edited",
-                                        root=entry.root))
+                                        {"predecessor": predecessor.id, "record": record.id}, root=entry.root))
     for (predecessor, root), successors in sorted(history.successors.items()):
         if len(successors) > 1:
             findings.append(Finding("history-fork", history.records[successors[-1]].relative("en"),
-                                    f"{', '.join(successors)} all succeed {predecessor} for {root}",
-                                    hint=f"keep one history: run `govern record refresh {successors[-1]}` so it "
-                                         f"follows {successors[-2]} (or delete its four files and run `govern "
-                                         f"record new` again)", root=root))
+                                    {"successors": ", ".join(successors), "predecessor": predecessor, "root": root,
+                                     "last": successors[-1], "previous": successors[-2]}, root=root))
     for root, record_ids in sorted(history.by_root.items()):
         for start in record_ids:
             seen: list[str] = []
@@ -143,8 +134,7 @@ def check_chains(history: History) -> list[Finding]:
                 if current in seen:
                     cycle = " -> ".join(seen[seen.index(current):] + [current])
                     findings.append(Finding("history-cycle", history.records[start].relative("en"),
-                                            f"the chain of {root} loops: {cycle}", root=root,
-                                            hint="a predecessor must be an earlier record"))
+                                            {"root": root, "cycle": cycle}, root=root))
                     break
                 seen.append(current)
                 declaration = history.records[current].declaration
@@ -164,9 +154,8 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
             if entry.decision == VERSION_BUMP and entry.predecessor is not None and entry.after is not None \
                     and not raises_format_version(entry.format_before, entry.format_after):
                 findings.append(Finding("format-version-not-raised", record.relative("en"),
-                                        f"{entry.root} is a version-bump but its format version goes "
-                                        f"{entry.format_before!r} -> {entry.format_after!r}", root=entry.root,
-                                        hint="raise the format version in the source and refresh the record"))
+                                        {"root": entry.root, "before": repr(entry.format_before),
+                                         "after": repr(entry.format_after)}, root=entry.root))
             if entry.predecessor is not None and \
                     (entry.root, history.records[entry.predecessor].relative("en")
                      if entry.predecessor in history.records else "") in edited:
@@ -179,8 +168,7 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
             minimum = results[0].minimum if results else None
             if minimum == VERSION_BUMP and entry.decision != VERSION_BUMP:
                 findings.append(Finding("decision-too-weak", record.relative("en"),
-                                        f"{entry.root} declares {entry.decision}, but the change needs {minimum}",
-                                        hint="`govern diff` shows why; refresh the record with --decision version-bump",
+                                        {"root": entry.root, "decision": entry.decision, "minimum": minimum},
                                         root=entry.root))
     return findings
 
@@ -201,26 +189,24 @@ def check_current(history: History, inventory: Inventory, config: Config) -> lis
         latest = history.latest(root_id)
         command = NEW_RECORD_HINT.format(slug="change-" + _slug(root_id))
         if latest is None:
-            findings.append(Finding("unacknowledged-root", f"{records_dir}/", f"{root_id} has no record",
-                                    hint=f"acknowledge it: {command}", root=root_id))
+            findings.append(Finding("unacknowledged-root", f"{records_dir}/", {"root": root_id, "command": command},
+                                    root=root_id))
             continue
         declaration = history.records[latest].declaration
         entry = declaration.entry(root_id) if declaration else None
         if entry is not None and entry.after != root.digest:
-            state = "was removed" if entry.after is None else f"is recorded as {entry.after}"
+            state = {"variant": "removed"} if entry.after is None else {"variant": "recorded", "recorded": entry.after}
             findings.append(Finding("unacknowledged-change", history.records[latest].relative("en"),
-                                    f"{root_id} is now {root.digest} but {state} by its latest record {latest}",
-                                    hint=f"review `govern diff`, then acknowledge it: {command}", root=root_id))
+                                    {**state, "root": root_id, "digest": root.digest, "record": latest,
+                                     "command": command}, root=root_id))
     for root_id in sorted(history.by_root.keys() - inventory.roots.keys()):
         latest = history.latest(root_id)
         declaration = history.records[latest].declaration if latest else None
         entry = declaration.entry(root_id) if declaration else None
         if entry is not None and entry.after is not None:
+            command = TOMBSTONE_HINT.format(slug="retire-" + _slug(root_id.split(":")[-1]))
             findings.append(Finding("unacknowledged-removal", history.records[latest].relative("en"),
-                                    f"{root_id} is recorded by {latest} but no longer in the sources",
-                                    hint=f"record a tombstone: govern record new retire-{_slug(root_id.split(':')[-1])} "
-                                         "--prose prose.yaml --decision version-bump",
-                                    root=root_id))
+                                    {"root": root_id, "record": latest, "command": command}, root=root_id))
     return findings
 
 

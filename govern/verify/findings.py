@@ -1,50 +1,311 @@
-"""Findings: what verification reports, as data with a stable id, a place and a fix."""
+"""Findings: what verification reports, as data with a stable id, a place and arguments.
+
+Text is rendered late, in English or Chinese, from the one table below.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-# id -> (English title, Chinese title); every check's findings use one of these ids.
-FINDING_KINDS = {
-    "record-syntax": ("Record file is malformed", "记录文件格式错误"),
-    "record-files-missing": ("A record lacks one of its four files", "记录缺少四个文件之一"),
-    "declaration-mismatch": ("English and Chinese declarations differ", "英文与中文声明不一致"),
-    "consistency-stale": ("Consistency record is not current", "一致性记录已过期"),
-    "translation-stale": ("Prose changed in one language only", "仅有一种语言的正文被修改"),
-    "snapshot-mismatch": ("Snapshot does not reproduce the declared digest", "快照无法复现声明的摘要"),
-    "predecessor-missing": ("Predecessor record does not exist", "前驱记录不存在"),
-    "predecessor-edited": ("A depended-upon record was edited", "被依赖的记录遭到修改"),
-    "history-cycle": ("Predecessor chain has a cycle", "前驱链存在循环"),
-    "history-order": ("A record is dated before its predecessor", "记录的日期早于其前驱记录"),
-    "history-fork": ("Two records succeed one record for one root", "同一根类型的同一记录有两个后继"),
-    "unacknowledged-change": ("Current source differs from the latest record", "当前源与最新记录不一致"),
-    "unacknowledged-root": ("A current root has no record", "当前根类型没有任何记录"),
-    "unacknowledged-removal": ("A recorded root is gone without a tombstone", "已记录的根类型被删除但没有墓碑记录"),
-    "decision-too-weak": ("Declared decision is weaker than the inferred one", "声明的决策弱于推断的决策"),
-    "format-version-not-raised": ("A version-bump does not raise the format version", "版本升级未提高格式版本"),
-    "generated-stale": ("A generated file is not current", "生成的文件已过期"),
-    "source-unreadable": ("A source cannot be read", "无法读取源"),
+LANGUAGES = ("en", "zh")
+
+# The only registry of finding kinds: id -> titles and, per variant, message and hint templates.
+# A finding's `variant` argument selects the template when one id covers several situations; "" is the
+# variant of an id that has only one. Placeholders name the finding's other arguments; a variant without
+# a hint has no hint keys. Arguments named `reason` or `error` hold text from a parser or the operating
+# system, which stays English inside the translated frame.
+FINDING_TABLE: dict[str, dict] = {
+    "record-syntax": {
+        "title": ("Record file is malformed", "记录文件格式错误"),
+        "texts": {
+            "format": {
+                "en": "{reason}",
+                "zh": "记录格式错误：{reason}",
+                "hint_en": "compare with templates/record.en.md and records/README.md",
+                "hint_zh": "请对照 templates/record.en.md 和 records/README.md 修改",
+            },
+            "id-mismatch": {
+                "en": "declares id {declared} but the file is named {record}",
+                "zh": "声明的 id 是 {declared}，但文件名是 {record}",
+                "hint_en": "compare with templates/record.en.md and records/README.md",
+                "hint_zh": "请对照 templates/record.en.md 和 records/README.md 修改",
+            },
+            "unreadable": {
+                "en": "cannot be read: {error}",
+                "zh": "无法读取：{error}",
+            },
+            "consistency": {
+                "en": "{reason}",
+                "zh": "一致性记录格式错误：{reason}",
+                "hint_en": "run `govern record sync {record}`",
+                "hint_zh": "运行 `govern record sync {record}`",
+            },
+        },
+    },
+    "record-files-missing": {
+        "title": ("A record lacks one of its four files", "记录缺少四个文件之一"),
+        "texts": {
+            # Only the consistency record can be rebuilt from the others; anything else is lost content.
+            "consistency": {
+                "en": "record {record} lacks {files}",
+                "zh": "记录 {record} 缺少 {files}",
+                "hint_en": "run `govern record sync {record}` to regenerate it",
+                "hint_zh": "运行 `govern record sync {record}` 重新生成它",
+            },
+            "content": {
+                "en": "record {record} lacks {files}",
+                "zh": "记录 {record} 缺少 {files}",
+                "hint_en": "restore it from version control, or `govern record refresh {record}` if no record "
+                           "depends on it",
+                "hint_zh": "从版本控制中恢复它；如果没有记录依赖它，也可以运行 `govern record refresh {record}`",
+            },
+        },
+    },
+    "declaration-mismatch": {
+        "title": ("English and Chinese declarations differ", "英文与中文声明不一致"),
+        "texts": {"": {
+            "en": "its machine declaration differs from the English one",
+            "zh": "其机器声明与英文记录中的不一致",
+            "hint_en": "copy the declaration from {english} unchanged",
+            "hint_zh": "从 {english} 原样复制声明",
+        }},
+    },
+    "consistency-stale": {
+        "title": ("Consistency record is not current", "一致性记录已过期"),
+        "texts": {
+            "declaration": {
+                "en": "records a different declaration than the record has",
+                "zh": "其中记载的声明与记录中的声明不同",
+                "hint_en": "if the declaration edit is intended, run `govern record sync {record}`",
+                "hint_zh": "如果声明的修改是有意的，运行 `govern record sync {record}`",
+            },
+            "prose": {
+                "en": "the {key} changed in both languages since the consistency record was written",
+                "zh": "自一致性记录写入以来，{key} 在两种语言中都被修改了",
+                "hint_en": "run `govern record sync {record}`",
+                "hint_zh": "运行 `govern record sync {record}`",
+            },
+        },
+    },
+    "translation-stale": {
+        "title": ("Prose changed in one language only", "仅有一种语言的正文被修改"),
+        "texts": {"": {
+            "en": "the {key} was edited in {edited} but not here",
+            "zh": "{key} 在 {edited} 中被修改，但本文件没有",
+            "hint_en": "update the {key} in both languages, then run `govern record sync {record}`",
+            "hint_zh": "在两种语言中都更新 {key}，然后运行 `govern record sync {record}`",
+        }},
+    },
+    "snapshot-mismatch": {
+        "title": ("Snapshot does not reproduce the declared digest", "快照无法复现声明的摘要"),
+        "texts": {
+            "unnormalizable": {
+                "en": "cannot be normalized: {error}",
+                "zh": "无法规范化：{error}",
+                "hint_en": "restore the snapshot from version control",
+                "hint_zh": "从版本控制中恢复快照",
+            },
+            "removed": {
+                "en": "holds {root}, which the declaration records as removed",
+                "zh": "包含 {root}，但声明记载它已被删除",
+            },
+            "absent": {
+                "en": "normalizes {root} to nothing, not the declared {declared}",
+                "zh": "规范化后不包含 {root}，而声明的摘要是 {declared}",
+                "hint_en": "the snapshot or the declaration was edited; restore it from version control",
+                "hint_zh": "快照或声明遭到修改；请从版本控制中恢复",
+            },
+            "digest": {
+                "en": "normalizes {root} to {actual}, not the declared {declared}",
+                "zh": "将 {root} 规范化为 {actual}，而不是声明的 {declared}",
+                "hint_en": "the snapshot or the declaration was edited; restore it from version control",
+                "hint_zh": "快照或声明遭到修改；请从版本控制中恢复",
+            },
+        },
+    },
+    "predecessor-missing": {
+        "title": ("Predecessor record does not exist", "前驱记录不存在"),
+        "texts": {"": {
+            "en": "names {predecessor} as predecessor of {root}, which has no such record",
+            "zh": "将 {predecessor} 指定为 {root} 的前驱，但不存在这样的记录",
+            "hint_en": "restore the predecessor record, or fix the predecessor id",
+            "hint_zh": "恢复前驱记录，或修正前驱 id",
+        }},
+    },
+    "predecessor-edited": {
+        "title": ("A depended-upon record was edited", "被依赖的记录遭到修改"),
+        "texts": {"": {
+            "en": "record {predecessor} was edited after {record} came to depend on it (its declaration or "
+                  "snapshot no longer matches the link in {record})",
+            "zh": "记录 {predecessor} 在 {record} 依赖它之后被修改（其声明或快照与 {record} 中的链接不再一致）",
+            "hint_en": "restore {predecessor} from version control; accepted records are not edited",
+            "hint_zh": "从版本控制中恢复 {predecessor}；已接受的记录不可修改",
+        }},
+    },
+    "history-cycle": {
+        "title": ("Predecessor chain has a cycle", "前驱链存在循环"),
+        "texts": {"": {
+            "en": "the chain of {root} loops: {cycle}",
+            "zh": "{root} 的前驱链形成循环：{cycle}",
+            "hint_en": "a predecessor must be an earlier record",
+            "hint_zh": "前驱必须是更早的记录",
+        }},
+    },
+    "history-order": {
+        "title": ("A record is dated before its predecessor", "记录的日期早于其前驱记录"),
+        "texts": {"": {
+            "en": "is dated {date} but follows {predecessor} for {root}, which is dated later",
+            "zh": "日期为 {date}，但它在 {root} 上接续的 {predecessor} 日期更晚",
+            "hint_en": "a record cannot be older than its predecessor; fix the date",
+            "hint_zh": "记录不能早于其前驱；请修正日期",
+        }},
+    },
+    "history-fork": {
+        "title": ("Two records succeed one record for one root", "同一根类型的同一记录有两个后继"),
+        "texts": {"": {
+            "en": "{successors} all succeed {predecessor} for {root}",
+            "zh": "{successors} 都在 {root} 上接续 {predecessor}",
+            "hint_en": "keep one history: run `govern record refresh {last}` so it follows {previous} (or delete "
+                       "its four files and run `govern record new` again)",
+            "hint_zh": "只保留一条历史：运行 `govern record refresh {last}` 使它接续 {previous}（或删除它的四个文件，"
+                       "然后重新运行 `govern record new`）",
+        }},
+    },
+    "unacknowledged-change": {
+        "title": ("Current source differs from the latest record", "当前源与最新记录不一致"),
+        "texts": {
+            "recorded": {
+                "en": "{root} is now {digest} but is recorded as {recorded} by its latest record {record}",
+                "zh": "{root} 现在是 {digest}，但其最新记录 {record} 记载的是 {recorded}",
+                "hint_en": "review `govern diff`, then acknowledge it: {command}",
+                "hint_zh": "先查看 `govern diff`，再确认这一变更：{command}",
+            },
+            "removed": {
+                "en": "{root} is now {digest} but was removed by its latest record {record}",
+                "zh": "{root} 现在是 {digest}，但其最新记录 {record} 已将它删除",
+                "hint_en": "review `govern diff`, then acknowledge it: {command}",
+                "hint_zh": "先查看 `govern diff`，再确认这一变更：{command}",
+            },
+        },
+    },
+    "unacknowledged-root": {
+        "title": ("A current root has no record", "当前根类型没有任何记录"),
+        "texts": {"": {
+            "en": "{root} has no record",
+            "zh": "{root} 没有任何记录",
+            "hint_en": "acknowledge it: {command}",
+            "hint_zh": "为它写一条记录：{command}",
+        }},
+    },
+    "unacknowledged-removal": {
+        "title": ("A recorded root is gone without a tombstone", "已记录的根类型被删除但没有墓碑记录"),
+        "texts": {"": {
+            "en": "{root} is recorded by {record} but no longer in the sources",
+            "zh": "{root} 由 {record} 记录，但已不在源中",
+            "hint_en": "record a tombstone: {command}",
+            "hint_zh": "写一条墓碑记录：{command}",
+        }},
+    },
+    "decision-too-weak": {
+        "title": ("Declared decision is weaker than the inferred one", "声明的决策弱于推断的决策"),
+        "texts": {"": {
+            "en": "{root} declares {decision}, but the change needs {minimum}",
+            "zh": "{root} 声明为 {decision}，但该变更需要 {minimum}",
+            "hint_en": "`govern diff` shows why; refresh the record with --decision version-bump",
+            "hint_zh": "`govern diff` 会说明原因；请用 --decision version-bump 刷新记录",
+        }},
+    },
+    "format-version-not-raised": {
+        "title": ("A version-bump does not raise the format version", "版本升级未提高格式版本"),
+        "texts": {"": {
+            "en": "{root} is a version-bump but its format version goes {before} -> {after}",
+            "zh": "{root} 是 version-bump，但其格式版本从 {before} 变为 {after}",
+            "hint_en": "raise the format version in the source and refresh the record",
+            "hint_zh": "在源中提高格式版本，然后刷新记录",
+        }},
+    },
+    "generated-stale": {
+        "title": ("A generated file is not current", "生成的文件已过期"),
+        "texts": {"": {
+            "en": "does not match the current sources",
+            "zh": "与当前源不一致",
+            "hint_en": "run `govern extract`",
+            "hint_zh": "运行 `govern extract`",
+        }},
+    },
+    "source-unreadable": {
+        "title": ("A source cannot be read", "无法读取源"),
+        "texts": {"": {
+            "en": "cannot be read: {reason}",
+            "zh": "无法读取：{reason}",
+        }},
+    },
 }
 
+# id -> (English title, Chinese title); every check's findings use one of these ids.
+FINDING_KINDS = {finding_id: kind["title"] for finding_id, kind in FINDING_TABLE.items()}
 
-@dataclass(frozen=True)
+
+def title(finding_id: str, language: str = "en") -> str:
+    return FINDING_KINDS[finding_id][LANGUAGES.index(language)]
+
+
+def templates() -> Iterator[tuple[str, str, dict[str, str]]]:
+    """Every (finding id, variant, templates) of the table."""
+    for finding_id, kind in FINDING_TABLE.items():
+        for variant, texts in kind["texts"].items():
+            yield finding_id, variant, texts
+
+
+Arguments = Mapping[str, object] | Iterable[tuple[str, object]]
+
+
+@dataclass(frozen=True, init=False)
 class Finding:
     id: str
     path: str  # relative to the project root
-    message: str
+    args: tuple[tuple[str, str], ...] = ()
     line: int | None = None
-    hint: str | None = None
     root: str | None = None
 
-    def __post_init__(self) -> None:
-        if self.id not in FINDING_KINDS:  # pragma: no cover - a programming error
-            raise ValueError(f"unknown finding id {self.id}")
+    def __init__(self, id: str, path: str, args: Arguments = (), line: int | None = None,
+                 root: str | None = None) -> None:
+        items = args.items() if isinstance(args, Mapping) else args
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "args", tuple(sorted((str(key), str(value)) for key, value in items)))
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "root", root)
+        if id not in FINDING_TABLE:  # pragma: no cover - a programming error
+            raise ValueError(f"unknown finding id {id}")
+        if self.variant not in FINDING_TABLE[id]["texts"]:  # pragma: no cover
+            raise ValueError(f"finding {id} has no variant {self.variant!r}")
+
+    @property
+    def variant(self) -> str:
+        return dict(self.args).get("variant", "")
+
+    def message(self, language: str = "en") -> str:
+        return self._render(language, "message")
+
+    def hint(self, language: str = "en") -> str | None:
+        return self._render(language, "hint")
+
+    def _render(self, language: str, part: str) -> str | None:
+        arguments = dict(self.args)
+        arguments.pop("variant", None)
+        texts = FINDING_TABLE[self.id]["texts"][self.variant]
+        template = texts.get(language if part == "message" else f"hint_{language}")
+        return None if template is None else template.format(**arguments)
 
     def sort_key(self) -> tuple:
-        return (self.path, self.line or 0, self.id, self.root or "", self.message)
+        # English text orders findings, so every language lists them in the same order.
+        return (self.path, self.line or 0, self.id, self.root or "", self.message("en"))
 
-    def to_json(self) -> dict:
-        data = {"id": self.id, "path": self.path, "line": self.line, "message": self.message, "hint": self.hint}
+    def to_json(self, language: str = "en") -> dict:
+        data = {"id": self.id, "path": self.path, "line": self.line, "message": self.message(language),
+                "hint": self.hint(language)}
         if self.root:
             data["root"] = self.root
         return data

@@ -13,13 +13,12 @@ from govern.verify.findings import FINDING_KINDS, Finding
 RECORD = "2026-12-01-add-thread-label"
 
 FINDINGS = [
-    Finding("declaration-mismatch", "records/2026-12-01-a.zh.md", "its machine declaration differs from the English one",
-            line=2, hint="copy the declaration from records/2026-12-01-a.md unchanged"),
-    Finding("unacknowledged-change", "records/2026-11-30-baseline.md", "sidecar:Artifact is now sha256:b but is "
-            "recorded as sha256:a by its latest record 2026-11-30-baseline",
-            hint="review `govern diff`, then acknowledge it: govern record new change-sidecar-artifact --prose "
-                 "prose.yaml", root="sidecar:Artifact"),
-    Finding("generated-stale", "schemas/catalog.md", "does not match the current sources", hint="run `govern extract`"),
+    Finding("declaration-mismatch", "records/2026-12-01-a.zh.md", {"english": "records/2026-12-01-a.md"}, line=2),
+    Finding("unacknowledged-change", "records/2026-11-30-baseline.md",
+            {"variant": "recorded", "root": "sidecar:Artifact", "digest": "sha256:b", "recorded": "sha256:a",
+             "record": "2026-11-30-baseline",
+             "command": "govern record new change-sidecar-artifact --prose prose.yaml"}, root="sidecar:Artifact"),
+    Finding("generated-stale", "schemas/catalog.md"),
 ]
 
 
@@ -158,8 +157,10 @@ def test_github_rendering_is_exact() -> None:
         "diff`, then acknowledge it: govern record new change-sidecar-artifact --prose prose.yaml)\n"
         "::error file=schemas/catalog.md,title=generated-stale::does not match the current sources (fix: run "
         "`govern extract`)\n")
-    multiline = Finding("record-syntax", "records/a:b,c.md", "100%\nbroken", line=3)
-    assert render_github([multiline]) == "::error file=records/a%3Ab%2Cc.md,line=3,title=record-syntax::100%25%0Abroken\n"
+    multiline = Finding("record-syntax", "records/a:b,c.md", {"variant": "unreadable", "error": "100%\nbroken"},
+                        line=3)
+    assert render_github([multiline]) == ("::error file=records/a%3Ab%2Cc.md,line=3,title=record-syntax::cannot be read: "
+                                          "100%25%0Abroken\n")
 
 
 def test_sarif_rendering_of_hand_made_findings() -> None:
