@@ -12,7 +12,7 @@ from govern.cli._common import load_project, project_option, reports_errors
 @click.option("--format", "output_format", type=click.Choice(["text", "json", "github", "sarif", "markdown"]),
               default="text", show_default=True,
               help="text for people; json for tools; github for workflow annotations; sarif (2.1.0) for code "
-                   "scanning; markdown for a pull-request comment (with a prose file and the command to run).")
+                   "scanning; markdown for a pull-request comment (with a prose file pre-filled from the changes and the command to run).")
 @click.option("--lang", "language", type=click.Choice(["en", "zh"]), default="en", show_default=True,
               help="Language of the messages, fixes and headings in every format (en English, zh Chinese); "
                    "finding ids, paths and the JSON keys stay the same.")
@@ -34,10 +34,11 @@ def verify(output_format: str, language: str, project: Path | None) -> None:
     from govern.verify.checks import verify_project
 
     config = load_project(project)
-    findings, _, _ = verify_project(config)
-    template = ""
-    if any(f.id.startswith("unacknowledged") for f in findings):
-        template_path = config.path(config.templates_dir) / "prose.yaml"
-        template = template_path.read_text(encoding="utf-8") if template_path.is_file() else ""
-    click.echo(render(findings, output_format, prose_template=template, language=language), nl=False)
+    findings, inventory, history = verify_project(config)
+    suggestion = None
+    if output_format == "markdown" and any(f.id.startswith("unacknowledged") for f in findings):
+        from govern.records.create import suggest_record
+
+        suggestion = suggest_record(config, history, list(inventory.graphs))
+    click.echo(render(findings, output_format, suggestion=suggestion, language=language), nl=False)
     sys.exit(1 if findings else 0)

@@ -5,6 +5,7 @@ record's files are written together with the regenerated inventory and catalog p
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -285,3 +286,46 @@ def sync_record(config: Config, record_id: str) -> Path:
     path = record.path("i18n")
     atomic_write_many({path: consistency_yaml(record.declaration, record.prose)})
     return path
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """What to run to acknowledge the current changes, and a prose file pre-filled from them."""
+
+    command: str
+    prose: str
+
+
+def suggest_record(config: Config, history: History, current: list) -> Suggestion | None:
+    """Pre-fill the prose input for the changes `govern verify` found unacknowledged.
+
+    Titles and summaries are drafted from the detected changes in both languages; the compatibility
+    reasoning and the verification evidence are the maintainer's to write, so they stay empty, with the
+    rule purposes as comments saying what the reasoning must answer.
+    """
+    from govern.classify.rules import RULES_BY_ID
+    from govern.verify.checks import _slug
+
+    old = recorded_graphs(config, history) if history.records else []
+    results = [result for result in classify(old, current) if result.decision != UNCHANGED]
+    if not results:
+        return None
+    roots = [result.root for result in results]
+    bump = any(result.minimum == VERSION_BUMP for result in results)
+    slug = "change-" + _slug(roots[0]) if len(roots) == 1 else f"change-{len(roots)}-roots"
+    command = f"govern record new {slug} --prose prose.yaml" + (" --decision version-bump" if bump else "")
+    names = ", ".join(roots)
+    purposes = sorted({(change.rule, change.decision) for result in results for change in result.changes})
+    lines = ["# Pre-filled by `govern verify` from the detected changes. Edit both languages, write the",
+             "# compatibility reasoning and the verification evidence, then run:",
+             f"#   {command}"]
+    if bump:
+        lines.append("# A version-bump must raise the source's format version in the same change.")
+    lines.append("# Rules that decided these changes (what the compatibility reasoning must answer):")
+    for rule_id, decision in purposes:
+        lines.append(f"#   {rule_id} ({decision}): {RULES_BY_ID[rule_id].purpose_en}")
+    for language, title in (("en", f"Change {names}"), ("zh", f"变更 {names}")):
+        lines += [f"{language}:", f"  title: {json.dumps(title, ensure_ascii=False)}", "  summary: |"]
+        lines += [f"    {line}" for line in render_changes(results, language).split("\n")]
+        lines += ['  compatibility: ""', '  verification: ""']
+    return Suggestion(command, "\n".join(lines) + "\n")

@@ -38,9 +38,9 @@ LABELS = {
 }
 
 
-def render(findings: list[Finding], output_format: str, *, prose_template: str = "", language: str = "en") -> str:
+def render(findings: list[Finding], output_format: str, *, suggestion=None, language: str = "en") -> str:
     if output_format == "markdown":
-        return render_markdown(findings, prose_template, language=language)
+        return render_markdown(findings, suggestion, language=language)
     return {"text": render_text, "json": render_json, "github": render_github,
             "sarif": render_sarif}[output_format](findings, language=language)
 
@@ -121,7 +121,8 @@ def render_sarif(findings: list[Finding], *, language: str = "en") -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def render_markdown(findings: list[Finding], prose_template: str = "", *, language: str = "en") -> str:
+def render_markdown(findings: list[Finding], suggestion=None, *, language: str = "en") -> str:
+    """A pull-request comment; `suggestion` (command and pre-filled prose) closes it when changes are unacknowledged."""
     labels = LABELS[language]
     if not findings:
         return labels["md-clean"] + "\n"
@@ -131,10 +132,9 @@ def render_markdown(findings: list[Finding], prose_template: str = "", *, langua
         lines.append(f"| `{finding.id}` | `{_where(finding)}` | {cell(finding.message(language))} | "
                      f"{cell(finding.hint(language))} |")
     unacknowledged = [f for f in findings if f.id.startswith("unacknowledged")]
-    if unacknowledged:
+    if unacknowledged and suggestion is not None:
         roots = ", ".join(f"`{f.root}`" for f in unacknowledged if f.root)
         lines += ["", labels["md-acknowledge"].format(roots=roots), "", labels["md-steps"], "",
-                  "```sh", "govern record new <slug> --prose prose.yaml", "```", "",
-                  "```yaml", prose_template.rstrip("\n"), "```"]
+                  "```yaml", suggestion.prose.rstrip("\n"), "```", "", "```sh", suggestion.command, "```"]
     return "\n".join(lines) + "\n"
 

@@ -113,16 +113,24 @@ def test_json_output_when_clean(project) -> None:
     assert result.stdout == '{\n  "clean": true,\n  "findings": []\n}\n'
 
 
-def test_markdown_for_an_unacknowledged_change_carries_the_prose_template(unacknowledged) -> None:
+def test_markdown_for_an_unacknowledged_change_carries_a_prefilled_prose_file(unacknowledged) -> None:
     result = unacknowledged.verify("--format", "markdown")
     assert result.exit_code == 1
     text = result.stdout
     assert text.startswith("### govern verify: 4 findings\n\n| Finding | Where | What | Fix |\n|---|---|---|---|\n")
     assert "#### Acknowledge the change to `sidecar:Artifact`" in text
-    assert "```sh\ngovern record new <slug> --prose prose.yaml\n```" in text
-    template = unacknowledged.path("templates/prose.yaml").read_text(encoding="utf-8")
-    assert f"```yaml\n{template.rstrip()}\n```\n" in text
-    assert "\nen:\n" in text and "\nzh:\n" in text
+    command = "govern record new change-sidecar-artifact --prose prose.yaml"
+    assert f"```sh\n{command}\n```\n" in text
+    prose = text.split("```yaml\n", 1)[1].split("\n```", 1)[0]
+    assert '  title: "Change sidecar:Artifact"' in prose and '  title: "变更 sidecar:Artifact"' in prose
+    assert "optional-property-added" in prose
+    # The draft is a real prose input: with the reasoning written, the suggested command acknowledges it.
+    filled = prose.replace('compatibility: ""', 'compatibility: "Old data omits it; readers ignore it."')
+    unacknowledged.path("prose.yaml").write_text(filled, encoding="utf-8")
+    arguments = [str(unacknowledged.path("prose.yaml")) if word == "prose.yaml" else word for word in command.split()]
+    created = unacknowledged.run(*arguments[1:], "--date", "2026-12-01")
+    assert created.exit_code == 0, created.output
+    assert unacknowledged.verify().exit_code == 0
 
 
 def test_markdown_when_clean(project) -> None:
@@ -173,10 +181,9 @@ def test_sarif_rendering_of_hand_made_findings() -> None:
 
 def test_every_format_is_deterministic() -> None:
     for output_format in FORMATS:
-        assert render(FINDINGS, output_format, prose_template="en:\nzh:\n") == \
-            render(list(FINDINGS), output_format, prose_template="en:\nzh:\n")
+        assert render(FINDINGS, output_format) == render(list(FINDINGS), output_format)
     assert json.loads(render_json(FINDINGS))["findings"][1]["root"] == "sidecar:Artifact"
-    assert "`govern record new <slug> --prose prose.yaml`" not in render_markdown(FINDINGS[:1])
+    assert "govern record new" not in render_markdown(FINDINGS[:1])
 
 
 def test_every_finding_kind_has_both_titles() -> None:

@@ -9,6 +9,7 @@ import string
 import pytest
 
 from govern.report.render import FORMATS, LABELS, render, render_markdown, render_sarif, render_text
+from govern.records.create import Suggestion
 from govern.verify.findings import FINDING_KINDS, FINDING_TABLE, LANGUAGES, Finding, templates
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -23,6 +24,9 @@ FINDINGS = [
              "record": "2026-11-30-baseline", "command": COMMAND}, root="sidecar:Artifact"),
     Finding("generated-stale", "schemas/catalog.md"),
 ]
+
+
+SUGGESTION = Suggestion("govern record new change-x --prose prose.yaml", "en:\nzh:\n")
 
 
 def placeholders(template: str) -> set[str]:
@@ -84,12 +88,12 @@ def test_text_rendering_in_chinese_is_exact() -> None:
 
 
 def test_markdown_in_chinese_has_chinese_headings() -> None:
-    text = render_markdown(FINDINGS, "en:\nzh:\n", language="zh")
+    text = render_markdown(FINDINGS, SUGGESTION, language="zh")
     assert text.startswith("### govern verify：共 3 项发现\n\n| 发现 | 位置 | 问题 | 修复 |\n|---|---|---|---|\n"
                            "| `declaration-mismatch` | `records/2026-12-01-a.zh.md:2` | 其机器声明与英文记录中的不一致 | "
                            "从 records/2026-12-01-a.md 原样复制声明 |\n")
     assert "\n#### 确认对 `sidecar:Artifact` 的变更\n" in text
-    assert "```sh\ngovern record new <slug> --prose prose.yaml\n```" in text
+    assert "```yaml\nen:\nzh:\n```\n\n```sh\ngovern record new change-x --prose prose.yaml\n```" in text
     assert render_markdown([], language="zh") == "### govern verify：通过\n\n每个持久化根类型都与其最新的变更记录一致。\n"
 
 
@@ -106,10 +110,10 @@ def test_sarif_in_chinese_describes_rules_and_results_in_chinese() -> None:
 def test_every_format_has_its_labels_in_both_languages() -> None:
     assert set(LABELS) == set(LANGUAGES) and set(LABELS["en"]) == set(LABELS["zh"])
     for output_format in FORMATS:
-        english = render(FINDINGS, output_format, prose_template="en:\nzh:\n")
-        chinese = render(FINDINGS, output_format, prose_template="en:\nzh:\n", language="zh")
+        english = render(FINDINGS, output_format, suggestion=SUGGESTION)
+        chinese = render(FINDINGS, output_format, suggestion=SUGGESTION, language="zh")
         assert english != chinese and CJK.search(chinese)
-        assert chinese == render(list(FINDINGS), output_format, prose_template="en:\nzh:\n", language="zh")
+        assert chinese == render(list(FINDINGS), output_format, suggestion=SUGGESTION, language="zh")
 
 
 def test_parser_reasons_stay_english_inside_a_chinese_frame() -> None:
