@@ -19,6 +19,8 @@ LABELS = {
         "format_version": "Format version: `{version}`.",
         "types": "Named types",
         "description": "Description",
+        "notes": "Keywords beside `$ref` that the source's dialect ignores, left out:",
+        "note": "- `{location}`: `{keywords}` ({dialect})",
         "roles": {"record": "record", "event": "event", "header": "header", "envelope": "envelope"},
     },
     "zh": {
@@ -34,6 +36,8 @@ LABELS = {
         "format_version": "格式版本：`{version}`。",
         "types": "命名类型",
         "description": "说明",
+        "notes": "该来源的方言会忽略 `$ref` 旁的关键字，以下关键字未计入：",
+        "note": "- `{location}`：`{keywords}`（{dialect}）",
         "roles": {"record": "记录", "event": "事件", "header": "头部", "envelope": "信封"},
     },
 }
@@ -53,6 +57,9 @@ def render_catalog(inventory: Inventory, language: str) -> str:
         lines += ["", f"## {labels['source'].format(name=graph.source)}", "", labels["origin"].format(origin=graph.origin)]
         if graph.format_version is not None:
             lines += ["", labels["format_version"].format(version=graph.format_version)]
+        if graph.notes:
+            lines += ["", labels["notes"], ""] + [labels["note"].format(location=location, keywords=keywords, dialect=dialect)
+                                               for location, keywords, dialect in graph.notes]
         lines += ["", f"### {labels['types']}"]
         for name, named in graph.types.items():
             digest = inventory.types[f"{graph.source}:{name}"].digest

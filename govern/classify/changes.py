@@ -10,7 +10,7 @@ data; it decides nothing. The rule table (`govern.classify.rules`) decides.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator
 
 from govern.model.fingerprint import DOMAINS, node_digest, type_digests
@@ -133,6 +133,85 @@ def discriminator_values(side: Side, node: Node, property_name: str = "kind") ->
                 if isinstance(value, Enum):
                     return value.values
     return None
+
+
+# Widenings a rule may call same-version; inside an alternative of an exclusive union they are not. (An
+# optional property added where the name was admitted stays same-version: it rests on old data not
+# using the name, which holds inside a oneOf as well.)
+_SAME_VERSION_WIDENINGS = frozenset({"required-made-optional", "alternative-added"})
+_ANY_NUMBER = "number"  # integers are numbers: for disjointness both count as one JSON type
+_ALL_TYPES = frozenset({"string", _ANY_NUMBER, "boolean", "null", "object", "array"})
+
+
+def json_types(side: Side, node: Node, depth: int = 0) -> frozenset[str]:
+    """The JSON types a node's instances may have (a superset; exact where the structure says it)."""
+    node = side.resolve(node)
+    if depth > 64:
+        return _ALL_TYPES
+    if isinstance(node, Primitive):
+        return frozenset({_ANY_NUMBER if node.type == "integer" else node.type})
+    if isinstance(node, (Object, Map)):
+        return frozenset({"object"})
+    if isinstance(node, (Array, Tuple)):
+        return frozenset({"array"})
+    if isinstance(node, (Literal, Enum)):
+        texts = (node.value,) if isinstance(node, Literal) else node.values
+        return frozenset(_value_type(json.loads(text)) for text in texts)
+    if isinstance(node, Never):
+        return frozenset()
+    if isinstance(node, Union):
+        found: frozenset[str] = frozenset()
+        for alternative in node.alternatives:
+            found |= json_types(side, alternative.node, depth + 1)
+        return found
+    if isinstance(node, Intersection):
+        found = _ALL_TYPES
+        for operand in node.operands:
+            found &= json_types(side, operand, depth + 1)
+        return found
+    if isinstance(node, Opaque):
+        excluded = dict(node.constraints).get("not-type")
+        return _ALL_TYPES - {json.loads(excluded)} if excluded is not None and len(node.constraints) == 1 \
+            else _ALL_TYPES
+    return _ALL_TYPES
+
+
+def _value_type(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return _ANY_NUMBER
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def may_overlap(side: Side, union: Union, alternative: Alternative) -> bool:
+    """Whether an instance may match this alternative and another one of the union. Disjoint JSON types or
+    a required property whose values (const or enum) differ prove it cannot."""
+    others = [other.node for other in union.alternatives if other is not alternative]
+    if not others:
+        return False
+    own_types = json_types(side, alternative.node)
+    others = [other for other in others if own_types & json_types(side, other)]
+    if not others:
+        return False
+    candidates = {json.loads(union.discriminator)["propertyName"]} if union.discriminator else set()
+    resolved = side.resolve(alternative.node)
+    for operand in resolved.operands if isinstance(resolved, Intersection) else (resolved,):
+        operand = side.resolve(operand)
+        if isinstance(operand, Object):
+            candidates.update(p.name for p in operand.properties if p.required)
+    for name in sorted(candidates):
+        own = discriminator_values(side, alternative.node, name)
+        if own is None:
+            continue
+        if all((values := discriminator_values(side, other, name)) is not None and not set(own) & set(values)
+               for other in others):
+            return False
+    return True
 
 
 class Walker:
@@ -322,6 +401,20 @@ class Walker:
                              _args(old=old.discriminator, new=new.discriminator), (OLD_DATA, NEW_DATA))
         yield from self._alternatives(old, new, path)
 
+    def _exclusivity(self, union: Union, alternatives: list[Alternative],
+                     differences: Iterator[Difference]) -> Iterator[Difference]:
+        """In a oneOf, a changed or added alternative that may overlap another moves instances into or out
+        of the overlap, which oneOf rejects: it breaks both ways, and a widening is no longer allowed."""
+        if not union.exclusive or not any(may_overlap(self.new, union, alternative) for alternative in alternatives):
+            yield from differences
+            return
+        for difference in differences:
+            if difference.kind in _SAME_VERSION_WIDENINGS:
+                yield Difference(difference.path, "exclusive-alternative-widened", difference.old, difference.new,
+                                 tuple(sorted(difference.args + (("inner", difference.kind),))), (OLD_DATA, NEW_DATA))
+            else:
+                yield replace(difference, breaks=(OLD_DATA, NEW_DATA))
+
     def _alternatives(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
         keyword = "oneOf" if new.exclusive else "anyOf"
         groups_old = self._groups(self.old, old)
@@ -331,15 +424,24 @@ class Walker:
                 where = f"{path}/{keyword}/{_escape(json.loads(kind) if kind.startswith(chr(34)) else kind)}"
                 before, after = groups_old.get(kind, []), groups_new.get(kind, [])
                 if not before:
-                    yield Difference(where, "alternative-added", None, after[0].node,
-                                     _args(kind=kind, qualified=all(a.qualified for a in after),
-                                           policy=new.policy, old_policy=old.policy), (NEW_DATA,))
+                    added = Difference(where, "alternative-added", None, after[0].node,
+                                       _args(kind=kind, qualified=all(a.qualified for a in after),
+                                             policy=new.policy, old_policy=old.policy), (NEW_DATA,))
+                    yield from self._exclusivity(new, after, iter((added,)))
                 elif not after:
-                    yield Difference(where, "alternative-removed", before[0].node, None, _args(kind=kind), (OLD_DATA,))
+                    yield self._removed(old, before, Difference(where, "alternative-removed", before[0].node, None,
+                                                                _args(kind=kind), (OLD_DATA,)))
                 else:
-                    yield from self._pair_by_structure(before, after, where)
+                    yield from self._pair_by_structure(before, after, where, old, new)
             return
-        yield from self._pair_by_structure(list(old.alternatives), list(new.alternatives), f"{path}/{keyword}")
+        yield from self._pair_by_structure(list(old.alternatives), list(new.alternatives), f"{path}/{keyword}",
+                                           old, new)
+
+    def _removed(self, old: Union, removed: list[Alternative], difference: Difference) -> Difference:
+        """Instances that matched a removed oneOf alternative and another were rejected; now they are read."""
+        if old.exclusive and any(may_overlap(self.old, old, alternative) for alternative in removed):
+            return replace(difference, breaks=(OLD_DATA, NEW_DATA))
+        return difference
 
     def _groups(self, side: Side, union: Union) -> dict[str, list[Alternative]] | None:
         """Alternatives grouped by discriminator value: several alternatives with one wire kind form one group."""
@@ -354,7 +456,8 @@ class Walker:
             groups.setdefault(values[0], []).append(alternative)
         return groups
 
-    def _pair_by_structure(self, before: list[Alternative], after: list[Alternative], path: str) -> Iterator[Difference]:
+    def _pair_by_structure(self, before: list[Alternative], after: list[Alternative], path: str, old_union: Union,
+                           new_union: Union) -> Iterator[Difference]:
         same_format = self.old.graph.inventory_format == self.new.graph.inventory_format
         old_digests = [self.old.digest(a.node) for a in before]
         new_digests = [self.new.digest(a.node) for a in after]
@@ -378,12 +481,20 @@ class Walker:
                 if before[i].qualified != after[j].qualified:
                     yield Difference(path, "qualification-changed", before[i].node, after[j].node,
                                      _args(old=before[i].qualified, new=after[j].qualified), (OLD_DATA, NEW_DATA))
-                yield from self.compare(before[i].node, after[j].node, path)
+                yield from self._exclusivity(new_union, [after[j]],
+                                             self.compare(before[i].node, after[j].node, self._at(path, after, j)))
         for i in unmatched_old:
-            yield Difference(path, "alternative-removed", before[i].node, None, (), (OLD_DATA,))
+            yield self._removed(old_union, [before[i]], Difference(
+                self._at(path, before, i), "alternative-removed", before[i].node, None, (), (OLD_DATA,)))
         for j in unmatched_new:
-            yield Difference(path, "alternative-added", None, after[j].node, _args(qualified=after[j].qualified),
-                             (NEW_DATA,))
+            yield from self._exclusivity(new_union, [after[j]], iter((
+                Difference(self._at(path, after, j), "alternative-added", None, after[j].node,
+                           _args(qualified=after[j].qualified), (NEW_DATA,)),)))
+
+    @staticmethod
+    def _at(path: str, alternatives: list[Alternative], position: int) -> str:
+        """An alternative's path: by position, unless a discriminator value already names it alone."""
+        return path if len(alternatives) == 1 and not path.endswith(("/oneOf", "/anyOf")) else f"{path}/{position}"
 
     def _union_widened(self, old: Node, new: Union, path: str) -> Iterator[Difference]:
         yield from self._single_in_union(old, new, self.old, self.new, "alternative-added", (NEW_DATA,), path,

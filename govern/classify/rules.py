@@ -66,6 +66,17 @@ def _root_added(difference: Difference, context: RuleContext) -> bool:
     return difference.kind == "root-added"
 
 
+@rule("exclusive-alternative-widened", VERSION_BUMP,
+      "An alternative of a oneOf was widened (or added) while it may overlap another alternative: an "
+      "instance that now matches two alternatives is rejected, so old data can fail. Only alternatives "
+      "proven disjoint (different JSON types, or different values of a required const or enum property) "
+      "allow the change at the same version.",
+      "oneOf 的某个分支被放宽（或新增），而它可能与其他分支重叠：同时匹配两个分支的实例会被拒绝，旧数据因此可能失效。"
+      "只有可证明互不相交的分支（JSON 类型不同，或某个必填 const/enum 属性的取值不同）才允许在同一版本内做此变更。")
+def _exclusive_alternative_widened(difference: Difference, context: RuleContext) -> bool:
+    return difference.kind == "exclusive-alternative-widened"
+
+
 @rule("optional-property-added", SAME_VERSION,
       "An optional property (with its whole subtree) was added where the old content model admitted the "
       "name: old data may omit it, and old readers ignore it.",

@@ -15,6 +15,9 @@ class TypeGraph:
     format_version: str | int | None = None
     origin: str = ""  # the file or module it was read from (for messages)
     locations: dict[str, str] = field(default_factory=dict, compare=False)  # type key -> source location
+    # Keywords the source's dialect ignores and the reading therefore left out, so the catalog can say so:
+    # (location, keywords, dialect), for example keywords beside `$ref` in draft-07.
+    notes: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
 
     @property
     def policy_bearing(self) -> bool:

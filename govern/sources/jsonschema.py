@@ -21,7 +21,7 @@ from govern.model.nodes import (
     NEVER, OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node,
     Object, Opaque, Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
 )
-from govern.sources.refs import Document, SchemaSet, Target, _own_id, escape_token, urljoin
+from govern.sources.refs import OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, urljoin
 
 # Deeper nesting than this is not a real schema; refusing it keeps every later walk within Python's limits.
 MAX_DEPTH = 128
@@ -41,6 +41,8 @@ OBJECT_KEYWORDS = frozenset({"properties", "required", "additionalProperties", "
 # Schema-valued keywords that become Applicator nodes, so names, annotations and order inside them are
 # normalized like everywhere else.
 APPLICATOR_KEYWORDS = ("not", "if", "then", "else", "contains", "propertyNames", "dependentSchemas")
+# Dialects in which `$ref` replaces its schema object: every keyword beside it is ignored by validators.
+REF_OVERRIDES_SIBLINGS = frozenset({"draft-04", "draft-06", "draft-07", OPENAPI_30})
 PRIMITIVES = ("string", "integer", "number", "boolean", "null")
 _JSON_TYPES = {"string": str, "boolean": bool, "null": type(None), "object": dict, "array": list}
 _NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
@@ -90,6 +92,7 @@ class Converter:
     types: dict[str, Node] = field(default_factory=dict)  # location -> node
     descriptions: dict[str, str] = field(default_factory=dict)
     preferred_names: dict[str, str] = field(default_factory=dict)
+    notes: list[tuple[str, str, str]] = field(default_factory=list)  # see TypeGraph.notes
     _pending: list[tuple[Target, _Context]] = field(default_factory=list)
     _registered: set[str] = field(default_factory=set)
 
@@ -148,6 +151,14 @@ class Converter:
         rest = {key: value for key, value in schema.items() if key not in ANNOTATIONS}
         if context.document.dialect == "draft-04" and isinstance(rest.get("id"), str):
             del rest["id"]  # draft-04 spells `$id` as `id`: an identifier, not structure
+        if "$ref" in rest and len(rest) > 1 and context.document.dialect in REF_OVERRIDES_SIBLINGS:
+            # Validators of these dialects ignore them; applying them would call a real change unchanged.
+            # govern's own x-persistence- vocabulary is policy, not validation, and stays.
+            ignored = sorted(key for key in rest if key != "$ref" and not key.startswith("x-persistence-"))
+            if ignored:
+                self.notes.append((f"{context.document.label}#{context.pointer}", ", ".join(ignored),
+                                   context.document.dialect))
+                rest = {key: value for key, value in rest.items() if key not in ignored}
         parts: list[Node] = []
         context.composes = any(key in rest for key in ("$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf"))
 
@@ -470,7 +481,8 @@ def finish_graph(converter: Converter, source: str, roots: dict[str, tuple[str, 
     root_objects = {f"{source}:{root_name}": Root(f"{source}:{root_name}", names[location], role)
                     for root_name, (location, role) in sorted(roots.items())}
     return TypeGraph(source=source, types=types, roots=root_objects, format_version=format_version, origin=origin,
-                     locations={name: location for location, name in names.items()})
+                     locations={name: location for location, name in names.items()},
+                     notes=tuple(sorted(set(converter.notes))))
 
 
 def _assign_names(converter: Converter) -> dict[str, str]:

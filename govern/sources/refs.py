@@ -92,18 +92,21 @@ class SchemaSet:
                 pass
         return path.name
 
-    def load_file(self, path: Path, uri: str | None = None, dialect: str | None = None) -> Document:
+    def load_file(self, path: Path, uri: str | None = None, dialect: str | None = None,
+                  undeclared: str | None = None) -> Document:
         label = self.label_for(path)
         if label in self.documents:
             return self.documents[label]
         content = read_document(path)
-        return self.add_document(content, label, path, uri or path.resolve().as_uri(), dialect)
+        return self.add_document(content, label, path, uri or path.resolve().as_uri(), dialect, undeclared)
 
     def add_document(self, content: Any, label: str, path: Path | None, uri: str,
-                     dialect: str | None = None) -> Document:
+                     dialect: str | None = None, undeclared: str | None = None) -> Document:
+        """`dialect` overrides the document's `$schema`; `undeclared` is the dialect of a document that
+        declares none (a referenced file is read like its referrer), else the set's default."""
         if dialect is None:
             declared = content.get("$schema") if isinstance(content, dict) else None
-            dialect = dialect_of(declared, label) if isinstance(declared, str) else self.default_dialect
+            dialect = dialect_of(declared, label) if isinstance(declared, str) else undeclared or self.default_dialect
         own_id = _own_id(content, dialect)
         base = urljoin(uri, own_id) if own_id else uri
         base = urldefrag(base)[0]
@@ -194,7 +197,7 @@ class SchemaSet:
         if candidate is None or not candidate.is_file():
             where = f" (looked for {candidate.name} next to {referrer.label})" if candidate is not None else ""
             raise self._dangling(reference, referrer, referrer_pointer, f"{uri} is not loaded{where}")
-        document = self.load_file(candidate, uri=uri)
+        document = self.load_file(candidate, uri=uri, undeclared=referrer.dialect)
         self.resources.setdefault(uri, (document, ""))
         return self.resources[uri]
 

@@ -73,7 +73,13 @@ def _resolve(document: dict, schema: dict) -> dict:
 def _walk(document: dict, pointer: str) -> dict:
     schema = document
     for token in [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]:
-        schema = _resolve(document, schema)[token]
+        schema = _resolve(document, schema) if isinstance(schema, dict) else schema
+        if isinstance(schema, list):  # a union's alternatives, addressed by position or by their `kind` const
+            schema = schema[int(token)] if token.isdigit() else next(
+                alternative for alternative in schema
+                if _resolve(document, alternative).get("properties", {}).get("kind", {}).get("const") == token)
+        else:
+            schema = schema[token]
     return _resolve(document, schema)
 
 
