@@ -5,6 +5,7 @@ Every problem names the offending key (for example `tool.govern.sources[1].kind`
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,8 @@ from govern.errors import ConfigError, InputError, Problem
 
 SOURCE_KINDS = ("jsonschema", "openapi", "pydantic")
 ROLES = ("record", "event", "header", "envelope")
-LANGUAGES = ("en", "zh")
+LANGUAGES = ("en", "zh")  # the default; any list works, its first language is the source language
+LANGUAGE_TAG = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]+)*$")
 
 
 @dataclass(frozen=True)
@@ -117,8 +119,11 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
     templates_dir = text("templates", "templates")
 
     languages = table.get("languages", list(LANGUAGES))
-    if not isinstance(languages, list) or sorted(languages) != sorted(LANGUAGES):
-        wrong("languages", "must list exactly the languages en and zh", hint='languages = ["en", "zh"]')
+    if not isinstance(languages, list) or not languages or \
+            not all(isinstance(tag, str) and LANGUAGE_TAG.match(tag) for tag in languages) or \
+            len(set(languages)) != len(languages):
+        wrong("languages", "must be a non-empty list of distinct lowercase language tags, the source language "
+              "first", hint='languages = ["en"] for English only, or ["en", "zh"] (the default)')
         languages = list(LANGUAGES)
 
     raw_sources = table.get("sources", [])

@@ -27,15 +27,21 @@ def current_inventory(config: Config) -> Inventory:
     return build_inventory(load_configured(config))
 
 
+CATALOG_FILES = {"en": "catalog.md", "zh": "catalog.zh.md"}  # the languages a catalog is rendered in
+
+
+def catalog_languages(config: Config) -> list[str]:
+    """The configured languages govern renders catalogs in; English when it renders none of them."""
+    return [language for language in config.languages if language in CATALOG_FILES] or ["en"]
+
+
 def generated_files(config: Config, inventory: Inventory) -> list[GeneratedFile]:
     from govern.catalog.render import render_catalog
 
     schemas = config.path(config.schemas_dir)
-    return [
-        GeneratedFile(schemas / "inventory.json", inventory_json(inventory)),
-        GeneratedFile(schemas / "catalog.md", render_catalog(inventory, "en")),
-        GeneratedFile(schemas / "catalog.zh.md", render_catalog(inventory, "zh")),
-    ]
+    catalogs = [GeneratedFile(schemas / CATALOG_FILES[language], render_catalog(inventory, language))
+                for language in sorted(catalog_languages(config), key=list(CATALOG_FILES).index)]
+    return [GeneratedFile(schemas / "inventory.json", inventory_json(inventory)), *catalogs]
 
 
 def stale_files(files: list[GeneratedFile]) -> list[GeneratedFile]:

@@ -17,8 +17,8 @@ def record() -> None:
 @record.command("new")
 @click.argument("slug")
 @click.option("--prose", "prose_path", type=click.Path(path_type=Path), required=True,
-              help="YAML with en: and zh: mappings, each with title, summary, compatibility, verification "
-                   "(start from templates/prose.yaml).")
+              help="YAML with one mapping per configured language (en: and zh: by default), each with title, "
+                   "summary, compatibility, verification (start from `govern record prose > prose.yaml`).")
 @click.option("--decision", type=DECISION, default=None,
               help="Assert the decision; weaker than the inferred minimum is refused. Default: the inferred one.")
 @click.option("--date", "date", default=None, metavar="YYYY-MM-DD", help="The record date (default: today).")
@@ -40,6 +40,25 @@ def new(slug: str, prose_path: Path, decision: str | None, date: str | None, pro
         after = entry.after or "tombstone"
         click.echo(f"{entry.root}: {entry.decision} ({entry.predecessor or 'no predecessor'} -> {after})")
     click.echo(f"wrote records for {plan.record_id}")
+
+
+@record.command("prose")
+@project_option
+@reports_errors
+def prose(project: Path | None) -> None:
+    """Print a prose file for `record new --prose`, drafted from the current changes.
+
+    One mapping per configured language; titles and summaries are drafted from the changes that are not
+    yet recorded (all roots before the baseline), the compatibility reasoning and verification evidence
+    are left to write. Redirect it to a file: `govern record prose > prose.yaml`.
+    """
+    from govern.records.create import prose_skeleton, suggest_record
+    from govern.records.history import load_history
+    from govern.sources.load import load_configured
+
+    config = load_project(project)
+    suggestion = suggest_record(config, load_history(config), load_configured(config))
+    click.echo(suggestion.prose if suggestion else prose_skeleton(config.languages), nl=False)
 
 
 @record.command("refresh")

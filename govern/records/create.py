@@ -18,8 +18,8 @@ from govern.errors import InputError, Problem, Refusal
 from govern.fsio import atomic_write_many, read_text
 from govern.model.inventory import build_inventory
 from govern.records.format import (
-    LANGUAGES, PROSE_KEYS, SLUG_PATTERN, SUFFIXES, Declaration, Entry, FormatError, Prose, consistency_yaml,
-    declaration_yaml, load_yaml, parse_prose, split_front_matter,
+    LANGUAGES, PROSE_KEYS, SLUG_PATTERN, Declaration, Entry, FormatError, Prose, consistency_yaml,
+    declaration_yaml, load_yaml, parse_prose, record_suffix, split_front_matter,
 )
 from govern.records.history import History, load_history, recorded_graphs
 from govern.records.snapshot import snapshot_document, snapshot_text
@@ -32,23 +32,26 @@ CHANGE_LABELS = {
 }
 
 
-def read_prose_input(path: Path) -> dict[str, dict[str, str]]:
-    """The bilingual prose input: `en:` and `zh:` mappings with title, summary, compatibility, verification."""
+PROSE_HINT = "start from `govern record prose > prose.yaml`"
+
+
+def read_prose_input(path: Path, languages: tuple[str, ...] = LANGUAGES) -> dict[str, dict[str, str]]:
+    """The prose input: one mapping per configured language with title, summary, compatibility, verification."""
     text = read_text(path)
+    expected = " and ".join(f"{language}:" for language in languages)
     try:
         data = load_yaml(text)
     except FormatError as error:
         raise InputError(Problem(str(path), error.reason, line=error.line)) from None
     problems = []
     if not isinstance(data, dict):
-        raise InputError(Problem(str(path), "must be a mapping with en: and zh:",
-                                 hint="start from templates/prose.yaml"))
+        raise InputError(Problem(str(path), f"must be a mapping with {expected}", hint=PROSE_HINT))
     prose: dict[str, dict[str, str]] = {}
-    for language in LANGUAGES:
+    for language in languages:
         section = data.get(language)
         if not isinstance(section, dict):
             problems.append(Problem(str(path), f"{language}: must be a mapping with {', '.join(PROSE_KEYS)}",
-                                    hint="start from templates/prose.yaml"))
+                                    hint=PROSE_HINT))
             continue
         prose[language] = {}
         for key in PROSE_KEYS:
@@ -64,8 +67,9 @@ def read_prose_input(path: Path) -> dict[str, dict[str, str]]:
         for key in sorted(set(section) - set(PROSE_KEYS)):
             problems.append(Problem(str(path), f"{language}.{key} is not a prose key",
                                     hint=f"use {', '.join(PROSE_KEYS)}"))
-    for key in sorted(set(data) - set(LANGUAGES)):
-        problems.append(Problem(str(path), f"{key} is not a language", hint="use en and zh"))
+    for key in sorted(set(data) - set(languages), key=str):
+        problems.append(Problem(str(path), f"{key} is not a configured language",
+                                hint=f"use {' and '.join(languages)} (tool.govern.languages)"))
     if problems:
         raise InputError(problems)
     return prose
@@ -92,7 +96,7 @@ def raises_format_version(before: Any, after: Any) -> bool:
 def render_changes(results: list[RootDiff], language: str) -> str:
     from govern.classify.rules import RULES_BY_ID
 
-    labels = CHANGE_LABELS[language]
+    labels = CHANGE_LABELS.get(language, CHANGE_LABELS["en"])
     lines = []
     for result in results:
         head = f"- `{result.root}`: {result.minimum}"
@@ -105,7 +109,7 @@ def render_changes(results: list[RootDiff], language: str) -> str:
             if change.kind in ("root-added", "root-removed"):
                 continue
             rule = RULES_BY_ID[change.rule]
-            purpose = rule.purpose_en if language == "en" else rule.purpose_zh
+            purpose = rule.purpose_zh if language == "zh" else rule.purpose_en
             details = ", ".join(f"{key}={value}" for key, value in change.args)
             breaks = f"; {labels['breaks']}: {', '.join(change.breaks)}" if change.breaks else ""
             lines.append(f"  - `{change.path or '/'}` {change.kind}{' (' + details + ')' if details else ''}: "
@@ -115,15 +119,16 @@ def render_changes(results: list[RootDiff], language: str) -> str:
 
 def render_record(config: Config, declaration: Declaration, prose: dict[str, dict[str, str]],
                   results: list[RootDiff], language: str) -> str:
-    template_path = config.path(config.templates_dir) / f"record.{language}.md"
-    template = read_text(template_path)
+    from govern.records.templates import load_template, record_template_name
+
+    template = load_template(config, record_template_name(language))
     values = {"declaration": declaration_yaml(declaration), "changes": render_changes(results, language)}
     for key in PROSE_KEYS:
         values[key] = prose[language][key] or "-"
-    missing = [name for name in values if "{{" + name + "}}" not in template]
+    missing = [name for name in values if "{{" + name + "}}" not in template.text]
     if missing:
-        raise InputError(Problem(str(template_path), "lacks the placeholders " + ", ".join(missing)))
-    return re.sub(r"\{\{(\w+)\}\}", lambda match: values.get(match.group(1), match.group(0)), template)
+        raise InputError(Problem(template.label, "lacks the placeholders " + ", ".join(missing)))
+    return re.sub(r"\{\{(\w+)\}\}", lambda match: values.get(match.group(1), match.group(0)), template.text)
 
 
 @dataclass(frozen=True)
@@ -136,8 +141,8 @@ class Plan:
     results: tuple[RootDiff, ...]
 
 
-def _prose_from_record(prose: dict[str, Prose]) -> dict[str, dict[str, str]]:
-    return {language: {key: prose[language].get(key) for key in PROSE_KEYS} for language in LANGUAGES}
+def _prose_from_record(prose: dict[str, Prose], languages: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    return {language: {key: prose[language].get(key) for key in PROSE_KEYS} for language in languages}
 
 
 def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | None, decision: str | None = None,
@@ -176,9 +181,9 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
                               hint="run `govern diff` to see the breaking changes, or declare version-bump"))
     chosen = decision or inferred
     if prose is None:
-        raise Refusal(Problem(record_id, "needs prose", hint="pass --prose FILE (see templates/prose.yaml)"))
-    if chosen == SAME_VERSION and not all(prose[language]["compatibility"] for language in LANGUAGES):
-        raise Refusal(Problem(record_id, "a same-version record needs compatibility prose in both languages",
+        raise Refusal(Problem(record_id, "needs prose", hint=f"pass --prose FILE ({PROSE_HINT})"))
+    if chosen == SAME_VERSION and not all(prose[language]["compatibility"] for language in config.languages):
+        raise Refusal(Problem(record_id, "a same-version record needs compatibility prose in every language",
                               hint="explain why old data may omit the change and why older readers ignore it"))
 
     inventory = build_inventory(current)
@@ -207,14 +212,12 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
     present = {entry.root for entry in entries if entry.after is not None}
     snapshot = snapshot_document(record_id, current, present, {r: e.digest for r, e in inventory.roots.items()})
     folder = config.path(config.records_dir)
-    texts = {language: render_record(config, declaration, prose, results, language) for language in LANGUAGES}
-    parsed = {language: parse_prose(split_front_matter(texts[language])[1]) for language in LANGUAGES}
-    files = {
-        folder / f"{record_id}{SUFFIXES['en']}": texts["en"],
-        folder / f"{record_id}{SUFFIXES['zh']}": texts["zh"],
-        folder / f"{record_id}{SUFFIXES['i18n']}": consistency_yaml(declaration, parsed),
-        folder / f"{record_id}{SUFFIXES['schema']}": snapshot_text(snapshot),
-    }
+    languages = config.languages
+    texts = {language: render_record(config, declaration, prose, results, language) for language in languages}
+    parsed = {language: parse_prose(split_front_matter(texts[language])[1]) for language in languages}
+    files = {folder / f"{record_id}{record_suffix(language, languages)}": texts[language] for language in languages}
+    files[folder / f"{record_id}{record_suffix('i18n')}"] = consistency_yaml(declaration, parsed, languages)
+    files[folder / f"{record_id}{record_suffix('schema')}"] = snapshot_text(snapshot)
     for generated in generated_files(config, inventory):
         files[generated.path] = generated.text
     return Plan(record_id, declaration, files, tuple(results))
@@ -222,7 +225,7 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
 
 def _record_path(config: Config, record_id: str) -> str:
     """The English file of a record as the user sees it: relative to the project, like every finding."""
-    return f"{config.records_dir}/{record_id}{SUFFIXES['en']}"
+    return f"{config.records_dir}/{record_id}{record_suffix(config.languages[0], config.languages)}"
 
 
 def _without(history: History, record_id: str) -> History:
@@ -234,7 +237,7 @@ def _without(history: History, record_id: str) -> History:
 
 def create_record(config: Config, slug: str, prose_path: Path, decision: str | None = None,
                   date: str | None = None) -> Plan:
-    plan = plan_record(config, slug, read_prose_input(prose_path), decision, date)
+    plan = plan_record(config, slug, read_prose_input(prose_path, config.languages), decision, date)
     atomic_write_many(plan.files)
     return plan
 
@@ -246,21 +249,21 @@ def refresh_record(config: Config, record_id: str, prose_path: Path | None = Non
     if record is None:
         raise InputError(Problem(_record_path(config, record_id), "does not exist"))
     if record.declaration is None:
-        raise Refusal(Problem(record.relative("en"), "cannot be read, so it cannot be refreshed",
+        raise Refusal(Problem(record.source_file, "cannot be read, so it cannot be refreshed",
                               hint="fix its front matter first"))
     if record.declaration.baseline:
-        raise Refusal(Problem(record.relative("en"), "is the baseline, which is never refreshed",
+        raise Refusal(Problem(record.source_file, "is the baseline, which is never refreshed",
                               hint="record the change in a new record: govern record new SLUG --prose FILE"))
     dependants = history.dependants(record_id)
     if dependants:
-        raise Refusal(Problem(record.relative("en"), f"has dependants ({', '.join(dependants)}), so it is accepted "
+        raise Refusal(Problem(record.source_file, f"has dependants ({', '.join(dependants)}), so it is accepted "
                               "history", hint="record the change in a new record instead"))
-    unreadable = [language for language in LANGUAGES if language not in record.prose]
+    unreadable = [language for language in config.languages if language not in record.prose]
     if prose_path is None and unreadable:
-        part = "en" if unreadable[0] == "en" else "zh"
-        raise Refusal(Problem(record.relative(part), "its prose cannot be read, so it cannot be kept",
+        raise Refusal(Problem(record.relative(unreadable[0]), "its prose cannot be read, so it cannot be kept",
                               hint=f"pass the prose again: govern record refresh {record_id} --prose FILE"))
-    prose = read_prose_input(prose_path) if prose_path else _prose_from_record(record.prose)
+    prose = read_prose_input(prose_path, config.languages) if prose_path else \
+        _prose_from_record(record.prose, config.languages)
     # The id keeps its date and slug: a refresh regenerates the same record, it never renames it.
     plan = plan_record(config, record_id[11:], prose, decision, record_id[:10], replacing=record_id)
     atomic_write_many(plan.files)
@@ -277,14 +280,17 @@ def sync_record(config: Config, record_id: str) -> Path:
     problems = [Problem(f.path, f.message(), line=f.line) for f in record.findings
                 if f.id == "record-syntax" and not f.path.endswith(SUFFIXES["i18n"])]
     problems += [Problem(record.relative(part), "does not exist", hint="restore it from version control")
-                 for part in ("en", "zh") if not record.path(part).is_file()]
-    if problems or len(record.declarations) != 2:
-        raise Refusal(problems or Problem(record.relative("en"), "both language files must be readable"))
-    if record.declarations["en"] != record.declarations["zh"]:
-        raise Refusal(Problem(record.relative("zh"), "its declaration differs from the English one",
-                              hint="the declarations must be identical; fix the Chinese file first"))
+                 for part in config.languages if not record.path(part).is_file()]
+    if problems or len(record.declarations) != len(config.languages):
+        raise Refusal(problems or Problem(record.source_file, "every language file must be readable"))
+    for language in config.languages[1:]:
+        if record.declarations[language] != record.declaration:
+            raise Refusal(Problem(record.relative(language), "its declaration differs from the English one"
+                                  if config.languages[0] == "en" else "its declaration differs from the source "
+                                  f"language's ({record.source_file})",
+                                  hint=f"the declarations must be identical; fix {record.relative(language)} first"))
     path = record.path("i18n")
-    atomic_write_many({path: consistency_yaml(record.declaration, record.prose)})
+    atomic_write_many({path: consistency_yaml(record.declaration, record.prose, config.languages)})
     return path
 
 
@@ -296,36 +302,64 @@ class Suggestion:
     prose: str
 
 
+PROSE_COMMENT = """# Prose for `govern record new SLUG --prose FILE`: every configured language, each with the same
+# four keys. Compatibility reasoning is required for same-version records: why old data may omit the
+# addition and why older readers ignore it (for a required property made optional: how readers handle
+# its absence)."""
+CHANGE_TITLE = {"en": "Change {names}", "zh": "变更 {names}"}
+
+
+def prose_skeleton(languages: tuple[str, ...], results: list[RootDiff] = (), header: list[str] = ()) -> str:
+    """A prose input for the configured languages; titles and summaries drafted from `results` when given."""
+    names = ", ".join(result.root for result in results)
+    lines = list(header) or PROSE_COMMENT.split("\n")
+    for language in languages:
+        title = CHANGE_TITLE.get(language, CHANGE_TITLE["en"]).format(names=names) if results else ""
+        lines += [f"{language}:", f"  title: {json.dumps(title, ensure_ascii=False)}"]
+        if results:
+            lines.append("  summary: |")
+            lines += [f"    {line}" for line in render_changes(results, language).split("\n")]
+        else:
+            lines.append('  summary: ""')
+        lines += ['  compatibility: ""', '  verification: ""']
+    return "\n".join(lines) + "\n"
+
+
+def pending_changes(config: Config, history: History, current: list) -> list[RootDiff]:
+    """Every root whose current structure differs from its latest record (all roots before a baseline)."""
+    old = recorded_graphs(config, history) if history.records else []
+    return [result for result in classify(old, current) if result.decision != UNCHANGED]
+
+
 def suggest_record(config: Config, history: History, current: list) -> Suggestion | None:
     """Pre-fill the prose input for the changes `govern verify` found unacknowledged.
 
-    Titles and summaries are drafted from the detected changes in both languages; the compatibility
+    Titles and summaries are drafted from the detected changes in every language; the compatibility
     reasoning and the verification evidence are the maintainer's to write, so they stay empty, with the
     rule purposes as comments saying what the reasoning must answer.
     """
     from govern.classify.rules import RULES_BY_ID
     from govern.verify.checks import _slug
 
-    old = recorded_graphs(config, history) if history.records else []
-    results = [result for result in classify(old, current) if result.decision != UNCHANGED]
+    results = pending_changes(config, history, current)
     if not results:
         return None
     roots = [result.root for result in results]
     bump = any(result.minimum == VERSION_BUMP for result in results)
-    slug = "change-" + _slug(roots[0]) if len(roots) == 1 else f"change-{len(roots)}-roots"
-    command = f"govern record new {slug} --prose prose.yaml" + (" --decision version-bump" if bump else "")
-    names = ", ".join(roots)
+    if not history.records:
+        slug = "baseline"
+    else:
+        slug = "change-" + _slug(roots[0]) if len(roots) == 1 else f"change-{len(roots)}-roots"
+    command = f"govern record new {slug} --prose prose.yaml" + \
+        (" --decision version-bump" if bump and history.records else "")
     purposes = sorted({(change.rule, change.decision) for result in results for change in result.changes})
-    lines = ["# Pre-filled by `govern verify` from the detected changes. Edit both languages, write the",
+    lines = ["# Pre-filled by govern from the detected changes. Edit every language, write the",
              "# compatibility reasoning and the verification evidence, then run:",
              f"#   {command}"]
-    if bump:
+    if bump and history.records:
         lines.append("# A version-bump must raise the source's format version in the same change.")
-    lines.append("# Rules that decided these changes (what the compatibility reasoning must answer):")
+    if purposes:
+        lines.append("# Rules that decided these changes (what the compatibility reasoning must answer):")
     for rule_id, decision in purposes:
         lines.append(f"#   {rule_id} ({decision}): {RULES_BY_ID[rule_id].purpose_en}")
-    for language, title in (("en", f"Change {names}"), ("zh", f"变更 {names}")):
-        lines += [f"{language}:", f"  title: {json.dumps(title, ensure_ascii=False)}", "  summary: |"]
-        lines += [f"    {line}" for line in render_changes(results, language).split("\n")]
-        lines += ['  compatibility: ""', '  verification: ""']
-    return Suggestion(command, "\n".join(lines) + "\n")
+    return Suggestion(command, prose_skeleton(config.languages, results, lines))

@@ -14,8 +14,8 @@ from govern.config import Config
 from govern.model.canonical import canonical_json, sha256_digest
 from govern.model.graph import TypeGraph
 from govern.records.format import (
-    ID_PATTERN, LANGUAGES, SUFFIXES, Declaration, FormatError, Prose, parse_consistency, parse_declaration,
-    parse_prose, split_front_matter,
+    GENERATED_PARTS, LANGUAGES, RECORD_FILE, Declaration, FormatError, Prose, parse_consistency,
+    parse_declaration, parse_prose, record_suffix, split_front_matter,
 )
 from govern.verify.findings import Finding
 
@@ -30,9 +30,15 @@ class Record:
     consistency: dict | None = None
     snapshot_bytes: bytes | None = None
     findings: list[Finding] = field(default_factory=list)
+    # The configured languages, the source language first: its file is ID.md, the others ID.<language>.md.
+    languages: tuple[str, ...] = LANGUAGES
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return (*self.languages, *GENERATED_PARTS)
 
     def path(self, part: str) -> Path:
-        return self.folder / f"{self.id}{SUFFIXES[part]}"
+        return self.folder / f"{self.id}{record_suffix(part, self.languages)}"
 
     def relative(self, part: str) -> str:
         try:
@@ -41,8 +47,14 @@ class Record:
             return self.path(part).as_posix()
 
     @property
+    def source_file(self) -> str:
+        """The source-language file, relative to the project: where findings about the whole record point."""
+        return self.relative(self.languages[0])
+
+    @property
     def declaration(self) -> Declaration | None:
-        return self.declarations.get("en")
+        """The source language's declaration: the one every translation must repeat unchanged."""
+        return self.declarations.get(self.languages[0])
 
     @property
     def link(self) -> str | None:
@@ -66,43 +78,39 @@ def record_ids(folder: Path) -> list[str]:
         return []
     ids = set()
     for path in folder.iterdir():
-        name = path.name
-        for suffix in (".zh.md", ".i18n.yaml", ".schema.json", ".md"):
-            if name.endswith(suffix):
-                stem = name[: -len(suffix)]
-                if ID_PATTERN.match(stem):
-                    ids.add(stem)
-                break
+        match = RECORD_FILE.match(path.name)
+        if match:
+            ids.add(match.group("id"))
     return sorted(ids)
 
 
-def load_record(folder: Path, record_id: str, project_root: Path) -> Record:
-    record = Record(record_id, folder, project_root)
-    missing = [part for part in SUFFIXES if not record.path(part).is_file()]
+def load_record(folder: Path, record_id: str, project_root: Path, languages: tuple[str, ...] = LANGUAGES) -> Record:
+    record = Record(record_id, folder, project_root, languages=languages)
+    source = languages[0]
+    missing = [part for part in record.parts if not record.path(part).is_file()]
     if missing:
         # Only the consistency record can be rebuilt from the others; anything else is lost content.
-        record.findings.append(Finding("record-files-missing", record.relative("en"), {
+        record.findings.append(Finding("record-files-missing", record.relative(source), {
             "variant": "consistency" if missing == ["i18n"] else "content", "record": record_id,
             "files": ", ".join(record.relative(p) for p in missing)}))
-    for language in LANGUAGES:
-        part = "en" if language == "en" else "zh"
-        path = record.path(part)
+    for language in languages:
+        path = record.path(language)
         if not path.is_file():
             continue
         try:
             front, body, _ = split_front_matter(path.read_text(encoding="utf-8"))
             declaration = parse_declaration(front)
             if declaration.id != record_id:
-                record.findings.append(Finding("record-syntax", record.relative(part), {
+                record.findings.append(Finding("record-syntax", record.relative(language), {
                     "variant": "id-mismatch", "declared": declaration.id, "record": record_id}))
                 continue
             record.declarations[language] = declaration
             record.prose[language] = parse_prose(body)
         except FormatError as error:
-            record.findings.append(Finding("record-syntax", record.relative(part),
+            record.findings.append(Finding("record-syntax", record.relative(language),
                                            {"variant": "format", "reason": error.reason}, line=error.line))
         except (UnicodeDecodeError, OSError) as error:
-            record.findings.append(Finding("record-syntax", record.relative(part),
+            record.findings.append(Finding("record-syntax", record.relative(language),
                                            {"variant": "unreadable", "error": error}))
     if record.path("i18n").is_file():
         try:
@@ -139,7 +147,8 @@ class History:
 
 def load_history(config: Config) -> History:
     folder = config.path(config.records_dir)
-    records = {record_id: load_record(folder, record_id, config.project_root) for record_id in record_ids(folder)}
+    records = {record_id: load_record(folder, record_id, config.project_root, config.languages)
+               for record_id in record_ids(folder)}
     successors: dict[tuple[str, str], list[str]] = {}
     by_root: dict[str, list[str]] = {}
     for record in records.values():

@@ -12,7 +12,7 @@ from govern.errors import InputError
 from govern.model.graph import TypeGraph
 from govern.model.inventory import Inventory, build_inventory
 from govern.records.create import raises_format_version
-from govern.records.format import LANGUAGES, PROSE_KEYS, text_hash
+from govern.records.format import PROSE_KEYS, text_hash
 from govern.records.history import History, Record, load_history
 from govern.verify.findings import Finding
 
@@ -50,28 +50,32 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
 
 def check_languages(record: Record) -> list[Finding]:
     findings = []
-    english, chinese = record.declarations.get("en"), record.declarations.get("zh")
-    if english is not None and chinese is not None and english != chinese:
-        findings.append(Finding("declaration-mismatch", record.relative("zh"), {"english": record.relative("en")},
-                                line=2))
+    source, translations = record.languages[0], record.languages[1:]
+    original = record.declarations.get(source)
+    for language in translations:
+        translated = record.declarations.get(language)
+        if original is not None and translated is not None and original != translated:
+            findings.append(Finding("declaration-mismatch", record.relative(language),
+                                    {"english": record.source_file}, line=2))
     consistency = record.consistency
-    if consistency is None or english is None or len(record.prose) != 2:
+    if consistency is None or original is None or len(record.prose) != len(record.languages):
         return findings
-    if consistency.get("declaration") != english.hash:
+    if consistency.get("declaration") != original.hash:
         findings.append(Finding("consistency-stale", record.relative("i18n"),
                                 {"variant": "declaration", "record": record.id}))
     recorded = consistency.get("prose") or {}
     for key in PROSE_KEYS:
-        changed = {language: text_hash(record.prose[language].get(key)) != (recorded.get(language) or {}).get(key)
-                   for language in LANGUAGES}
-        if changed["en"] and changed["zh"]:
+        edited = [language for language in record.languages
+                  if text_hash(record.prose[language].get(key)) != (recorded.get(language) or {}).get(key)]
+        if edited and len(edited) == len(record.languages):
             findings.append(Finding("consistency-stale", record.relative("i18n"),
                                     {"variant": "prose", "key": key, "record": record.id}))
-        elif changed["en"] or changed["zh"]:
-            edited = "en" if changed["en"] else "zh"
-            other = "zh" if edited == "en" else "en"
-            findings.append(Finding("translation-stale", record.relative(other),
-                                    {"key": key, "edited": record.relative(edited), "record": record.id}))
+        elif edited:
+            # Every language left as it was is now a stale translation of the edited one.
+            for language in record.languages:
+                if language not in edited:
+                    findings.append(Finding("translation-stale", record.relative(language),
+                                            {"key": key, "edited": record.relative(edited[0]), "record": record.id}))
     return findings
 
 
@@ -112,18 +116,18 @@ def check_chains(history: History) -> list[Finding]:
                 continue
             predecessor = history.records.get(entry.predecessor)
             if predecessor is None or predecessor.declaration is None or predecessor.declaration.entry(entry.root) is None:
-                findings.append(Finding("predecessor-missing", record.relative("en"),
+                findings.append(Finding("predecessor-missing", record.source_file,
                                         {"predecessor": entry.predecessor, "root": entry.root}, root=entry.root))
             elif predecessor.declaration.date > record.declaration.date:
-                findings.append(Finding("history-order", record.relative("en"),
+                findings.append(Finding("history-order", record.source_file,
                                         {"date": record.declaration.date, "predecessor": predecessor.id,
                                          "root": entry.root}, root=entry.root))
             elif predecessor.link != entry.predecessor_link:
-                findings.append(Finding("predecessor-edited", predecessor.relative("en"),
+                findings.append(Finding("predecessor-edited", predecessor.source_file,
                                         {"predecessor": predecessor.id, "record": record.id}, root=entry.root))
     for (predecessor, root), successors in sorted(history.successors.items()):
         if len(successors) > 1:
-            findings.append(Finding("history-fork", history.records[successors[-1]].relative("en"),
+            findings.append(Finding("history-fork", history.records[successors[-1]].source_file,
                                     {"successors": ", ".join(successors), "predecessor": predecessor, "root": root,
                                      "last": successors[-1], "previous": successors[-2]}, root=root))
     for root, record_ids in sorted(history.by_root.items()):
@@ -133,7 +137,7 @@ def check_chains(history: History) -> list[Finding]:
             while current is not None and current in history.records:
                 if current in seen:
                     cycle = " -> ".join(seen[seen.index(current):] + [current])
-                    findings.append(Finding("history-cycle", history.records[start].relative("en"),
+                    findings.append(Finding("history-cycle", history.records[start].source_file,
                                             {"root": root, "cycle": cycle}, root=root))
                     break
                 seen.append(current)
@@ -153,11 +157,11 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
         for entry in declaration.entries:
             if entry.decision == VERSION_BUMP and entry.predecessor is not None and entry.after is not None \
                     and not raises_format_version(entry.format_before, entry.format_after):
-                findings.append(Finding("format-version-not-raised", record.relative("en"),
+                findings.append(Finding("format-version-not-raised", record.source_file,
                                         {"root": entry.root, "before": repr(entry.format_before),
                                          "after": repr(entry.format_after)}, root=entry.root))
             if entry.predecessor is not None and \
-                    (entry.root, history.records[entry.predecessor].relative("en")
+                    (entry.root, history.records[entry.predecessor].source_file
                      if entry.predecessor in history.records else "") in edited:
                 continue
             old = _root_graphs(snapshots.get(entry.predecessor, []), entry.root) if entry.predecessor else []
@@ -167,7 +171,7 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
             results = classify(old, new)
             minimum = results[0].minimum if results else None
             if minimum == VERSION_BUMP and entry.decision != VERSION_BUMP:
-                findings.append(Finding("decision-too-weak", record.relative("en"),
+                findings.append(Finding("decision-too-weak", record.source_file,
                                         {"root": entry.root, "decision": entry.decision, "minimum": minimum},
                                         root=entry.root))
     return findings
@@ -196,7 +200,7 @@ def check_current(history: History, inventory: Inventory, config: Config) -> lis
         entry = declaration.entry(root_id) if declaration else None
         if entry is not None and entry.after != root.digest:
             state = {"variant": "removed"} if entry.after is None else {"variant": "recorded", "recorded": entry.after}
-            findings.append(Finding("unacknowledged-change", history.records[latest].relative("en"),
+            findings.append(Finding("unacknowledged-change", history.records[latest].source_file,
                                     {**state, "root": root_id, "digest": root.digest, "record": latest,
                                      "command": command}, root=root_id))
     for root_id in sorted(history.by_root.keys() - inventory.roots.keys()):
@@ -205,7 +209,7 @@ def check_current(history: History, inventory: Inventory, config: Config) -> lis
         entry = declaration.entry(root_id) if declaration else None
         if entry is not None and entry.after is not None:
             command = TOMBSTONE_HINT.format(slug="retire-" + _slug(root_id.split(":")[-1]))
-            findings.append(Finding("unacknowledged-removal", history.records[latest].relative("en"),
+            findings.append(Finding("unacknowledged-removal", history.records[latest].source_file,
                                     {"root": root_id, "record": latest, "command": command}, root=root_id))
     return findings
 

@@ -131,7 +131,7 @@ CONFIG_ERRORS = [
     ("duplicate-name", GOOD_SOURCE + GOOD_SOURCE, "", "tool.govern.sources[1].name"),
     ("bad-format-version", GOOD_SOURCE.rstrip() + '\nformat-version = "version"\n', "",
      "tool.govern.sources[0].format-version"),
-    ("wrong-languages", GOOD_SOURCE, 'languages = ["en"]', "tool.govern.languages"),
+    ("wrong-languages", GOOD_SOURCE, 'languages = ["en", "EN"]', "tool.govern.languages"),
     ("no-sources", "", "", "tool.govern.sources"),
 ]
 

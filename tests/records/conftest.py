@@ -1,7 +1,7 @@
 """A fresh copy of this repository per test, and helpers that drive the `govern` command line on it.
 
-Each test works as a new user would: it copies the project files (pyproject.toml, schemas/, records/,
-templates/) into a temporary directory and runs the CLI there with `--project`. The repository's own
+Each test works as a new user would: it copies the project files (pyproject.toml, schemas/, records/)
+into a temporary directory (record templates come with the installed package) and runs the CLI there with `--project`. The repository's own
 records and schemas are never touched.
 """
 
@@ -124,7 +124,7 @@ class Project:
 def copy_project(source: Path, target: Path) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     shutil.copy2(source / "pyproject.toml", target / "pyproject.toml")
-    for folder in ("schemas", "records", "templates"):
+    for folder in ("schemas", "records"):
         shutil.copytree(source / folder, target / folder)
     return target
 

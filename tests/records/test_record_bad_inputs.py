@@ -86,8 +86,8 @@ def test_sync_refuses_when_a_language_file_is_missing(recorded) -> None:
 @pytest.mark.parametrize(("content", "message"), [
     ("en: [\n", ":2: invalid YAML: expected the node content, but found '<stream end>'"),
     ('en:\n  title: "a"\n  summary: "b"\n', ": zh: must be a mapping with title, summary, compatibility, "
-                                            "verification (start from templates/prose.yaml)"),
-    ("- en\n- zh\n", ": must be a mapping with en: and zh: (start from templates/prose.yaml)"),
+                                            "verification (start from `govern record prose > prose.yaml`)"),
+    ("- en\n- zh\n", ": must be a mapping with en: and zh: (start from `govern record prose > prose.yaml`)"),
     ('en:\n  title: ""\nzh:\n  title: "t"\n', ": en.title must not be empty"),
     ('en:\n  title: "t"\n  notes: "n"\nzh:\n  title: "t"\n', ": en.notes is not a prose key (use title, summary, "
                                                                "compatibility, verification)"),

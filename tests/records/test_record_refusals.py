@@ -65,7 +65,7 @@ def test_same_version_without_compatibility_prose_is_refused(project, prose) -> 
     result = project.new_record("add-thread-label")
     assert result.exit_code == 1
     assert result.stderr == (
-        "error: 2026-12-01-add-thread-label: a same-version record needs compatibility prose in both languages "
+        "error: 2026-12-01-add-thread-label: a same-version record needs compatibility prose in every language "
         "(explain why old data may omit the change and why older readers ignore it)\n")
     assert project.state() == before
 
