@@ -1,0 +1,188 @@
+"""Fingerprints: sha256 over canonical JSON of the normalized structure, Merkle style.
+
+Every node is hashed once, over a small form in which its children appear as their digests; a reference
+contributes its target's digest, so `$ref` and an inline copy hash alike and a shared subtree is never
+hashed twice. Names of named types never enter a hash. Recursive types are handled per strongly connected
+component of the reference graph by partition refinement: round k hashes the depth-k unfolding, and the
+rounds stop once the partition of the component into equal types no longer changes, and each member's digest
+then covers the whole quotient graph of its component. The result depends on structure alone, not on names or
+the order in which types are declared.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from govern.model.canonical import sha256_digest, simple_canonical_json
+from govern.model.nodes import (
+    Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node, Object, Opaque, Primitive, Ref, Tuple,
+    Union, references,
+)
+
+DOMAINS = {1: "govern/inventory/1", 2: "govern/inventory/2"}
+_RECURSION_PLACEHOLDER = "sha256:recursive"
+
+
+def node_digest(node: Node, lookup: Callable[[str], str], domain: str) -> str:
+    """Digest of one node; `lookup` gives the digest of a named type by key."""
+    if isinstance(node, Ref):
+        return lookup(node.target)
+    return sha256_digest(domain, simple_canonical_json(hash_form(node, lambda child: node_digest(child, lookup, domain))))
+
+
+def hash_form(node: Node, digest_of: Callable[[Node], str]) -> dict:
+    """The node's own structure with every child replaced by its digest (ASCII keys, no floats)."""
+    if isinstance(node, Primitive):
+        return {"k": "primitive", "type": node.type, "c": [list(c) for c in node.constraints]}
+    if isinstance(node, Literal):
+        return {"k": "literal", "value": node.value}
+    if isinstance(node, Enum):
+        return {"k": "enum", "values": list(node.values)}
+    if isinstance(node, Object):
+        return {
+            "k": "object",
+            "p": [[p.name, digest_of(p.node), p.required, p.reserved] for p in node.properties],
+            "a": digest_of(node.additional),
+            "pp": [[pattern, digest_of(child)] for pattern, child in node.pattern_properties],
+            "c": [list(c) for c in node.constraints],
+        }
+    if isinstance(node, Map):
+        return {"k": "map", "v": digest_of(node.values), "c": [list(c) for c in node.constraints]}
+    if isinstance(node, Array):
+        return {"k": "array", "i": digest_of(node.items), "c": [list(c) for c in node.constraints]}
+    if isinstance(node, Tuple):
+        return {"k": "tuple", "i": [digest_of(item) for item in node.items], "r": digest_of(node.rest),
+                "c": [list(c) for c in node.constraints]}
+    if isinstance(node, Union):
+        form = {"k": "union", "one": node.exclusive,
+                "alts": sorted([digest_of(a.node), a.qualified] for a in node.alternatives)}
+        if node.policy is not None:
+            form["policy"] = node.policy
+        if node.discriminator is not None:
+            form["disc"] = node.discriminator
+        return form
+    if isinstance(node, Intersection):
+        return {"k": "intersection", "ops": sorted(digest_of(op) for op in node.operands)}
+    if isinstance(node, Applicator):
+        # Operand order is meaningful here (if, then, else; or aligned with names).
+        return {"k": "applicator", "kw": node.keyword, "ops": [digest_of(op) for op in node.operands],
+                "names": list(node.names)}
+    if isinstance(node, Opaque):
+        return {"k": "opaque", "c": [list(c) for c in node.constraints]}
+    if isinstance(node, Never):
+        return {"k": "never"}
+    raise TypeError(f"not a node: {node!r}")  # pragma: no cover - the node set is closed
+
+
+def type_digests(types: Mapping[str, NamedType], domain: str) -> dict[str, str]:
+    """Digest of every named type, each computed once, recursive components included."""
+    # A type that is only a reference (an alias) is its target: `$ref` and inline hash alike, also when the
+    # target is recursive (hashing the alias as one more member would give it a digest of its own).
+    canonical = {key: _alias_target(key, types) for key in types}
+    edges = {key: sorted({canonical.get(target, target) for target in references(named.node) & types.keys()})
+             for key, named in types.items() if canonical[key] == key}
+    digests: dict[str, str] = {}
+
+    def settled(key: str) -> str:
+        return digests[canonical.get(key, key)]
+
+    for component in strongly_connected_components(sorted(edges), edges):
+        if len(component) == 1 and component[0] not in edges[component[0]]:
+            key = component[0]
+            digests[key] = node_digest(types[key].node, settled, domain)
+        else:
+            digests.update(_component_digests(component, types, settled, canonical, domain))
+    for key, target in canonical.items():
+        digests[key] = digests[target]
+    return dict(sorted(digests.items()))
+
+
+def _alias_target(key: str, types: Mapping[str, NamedType]) -> str:
+    seen = {key}
+    while isinstance(types[key].node, Ref) and types[key].node.target in types:
+        key = types[key].node.target
+        if key in seen:  # a loop of bare references (adapters reject these): hash it as it stands
+            return key
+        seen.add(key)
+    return key
+
+
+def _component_digests(component: list[str], types: Mapping[str, NamedType], settled: Callable[[str], str],
+                       canonical: Mapping[str, str], domain: str) -> dict[str, str]:
+    current = {key: _RECURSION_PLACEHOLDER for key in component}
+
+    def lookup(key: str) -> str:
+        key = canonical.get(key, key)
+        return current[key] if key in current else settled(key)
+
+    classes = 1
+    for _ in range(len(component) + 1):
+        following = {key: node_digest(types[key].node, lookup, domain) for key in component}
+        count = len(set(following.values()))
+        current = following
+        if count == classes:
+            break
+        classes = count
+    # The stable partition's class names (depth-k unfoldings) only tell the members of this component apart:
+    # two components may agree to depth k and differ deeper. The digest therefore covers the whole quotient
+    # graph, each class with its own structure and the classes it refers to, so any change anywhere in the
+    # cycle changes every member's digest, while names and declaration order still play no part.
+    quotient = sorted({(current[key], _form_text(types[key].node, lookup, domain)) for key in component})
+    classes_form = [list(entry) for entry in quotient]
+    return {key: sha256_digest(domain, simple_canonical_json({"k": "recursive", "self": current[key],
+                                                               "classes": classes_form}))
+            for key in component}
+
+
+def _form_text(node: Node, lookup: Callable[[str], str], domain: str) -> str:
+    if isinstance(node, Ref):
+        return simple_canonical_json({"k": "ref", "to": lookup(node.target)})
+    return simple_canonical_json(hash_form(node, lambda child: node_digest(child, lookup, domain)))
+
+
+def strongly_connected_components(nodes: list[str], edges: Mapping[str, list[str]]) -> list[list[str]]:
+    """Tarjan's algorithm without recursion; components come out dependencies first."""
+    index_of: dict[str, int] = {}
+    lowlink: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    result: list[list[str]] = []
+    counter = 0
+    for start in nodes:
+        if start in index_of:
+            continue
+        work = [(start, 0)]
+        while work:
+            node, position = work.pop()
+            if position == 0:
+                index_of[node] = lowlink[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack.add(node)
+            successors = edges.get(node, [])
+            descended = False
+            while position < len(successors):
+                successor = successors[position]
+                position += 1
+                if successor not in index_of:
+                    work.append((node, position))
+                    work.append((successor, 0))
+                    descended = True
+                    break
+                if successor in on_stack:
+                    lowlink[node] = min(lowlink[node], index_of[successor])
+            if descended:
+                continue
+            if lowlink[node] == index_of[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                result.append(sorted(component))
+            if work:
+                parent = work[-1][0]
+                lowlink[parent] = min(lowlink[parent], lowlink[node])
+    return result
