@@ -13,7 +13,8 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Iterator
 
-from govern.model.fingerprint import DOMAINS, node_digest, type_digests
+from govern.model.canonical import sha256_digest, simple_canonical_json
+from govern.model.fingerprint import DOMAINS, hash_form, type_digests
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
     Alternative, Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
@@ -42,6 +43,10 @@ class Difference:
 class Side:
     graph: TypeGraph
     digests: dict[str, str] = field(default_factory=dict)
+    # Digests of inline nodes by identity: the walk asks for the digest of a node and then of each of its
+    # children, which without this would rehash every subtree once per level above it. The node is kept
+    # with its digest so its id cannot be reused while the entry lives.
+    _inline: dict[int, tuple[Node, str]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, graph: TypeGraph) -> "Side":
@@ -55,7 +60,14 @@ class Side:
         return node
 
     def digest(self, node: Node) -> str:
-        return node_digest(node, self.digests.__getitem__, DOMAINS[self.graph.inventory_format])
+        if isinstance(node, Ref):
+            return self.digests[node.target]
+        known = self._inline.get(id(node))
+        if known is not None:
+            return known[1]
+        digest = sha256_digest(DOMAINS[self.graph.inventory_format], simple_canonical_json(hash_form(node, self.digest)))
+        self._inline[id(node)] = (node, digest)
+        return digest
 
 
 def _escape(token: str) -> str:

@@ -11,9 +11,10 @@ the order in which types are declared.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Callable, Mapping
 
-from govern.model.canonical import sha256_digest, simple_canonical_json
+from govern.model.canonical import DIGEST_PREFIX, sha256_digest, simple_canonical_json
 from govern.model.nodes import (
     Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node, Object, Opaque, Primitive, Ref, Tuple,
     Union, references,
@@ -109,15 +110,42 @@ def _alias_target(key: str, types: Mapping[str, NamedType]) -> str:
 
 def _component_digests(component: list[str], types: Mapping[str, NamedType], settled: Callable[[str], str],
                        canonical: Mapping[str, str], domain: str) -> dict[str, str]:
+    members = set(component)
     current = {key: _RECURSION_PLACEHOLDER for key in component}
 
     def lookup(key: str) -> str:
         key = canonical.get(key, key)
-        return current[key] if key in current else settled(key)
+        return current[key] if key in members else settled(key)
 
+    # Inline subtrees that reach no member of the component hash alike in every round: hashed once.
+    constant: dict[int, tuple[Node, str]] = {}
+
+    def digest_in_round(node: Node) -> tuple[str, bool]:
+        """The node's digest in this round, and whether it stays the same in every round."""
+        if isinstance(node, Ref):
+            key = canonical.get(node.target, node.target)
+            return (current[key], False) if key in members else (settled(key), True)
+        known = constant.get(id(node))
+        if known is not None:
+            return known[1], True
+        stays = True
+
+        def child_digest(child: Node) -> str:
+            nonlocal stays
+            digest, child_stays = digest_in_round(child)
+            stays = stays and child_stays
+            return digest
+
+        digest = sha256_digest(domain, simple_canonical_json(hash_form(node, child_digest)))
+        if stays:
+            constant[id(node)] = (node, digest)  # the node is kept so its id is not reused while cached
+        return digest, stays
+
+    # Round k gives each member the digest of its depth-k unfolding (members referring to each other by a
+    # placeholder in round 0); the rounds stop once the partition into equal digests stops growing.
     classes = 1
     for _ in range(len(component) + 1):
-        following = {key: node_digest(types[key].node, lookup, domain) for key in component}
+        following = {key: digest_in_round(types[key].node)[0] for key in component}
         count = len(set(following.values()))
         current = following
         if count == classes:
@@ -127,17 +155,29 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     # two components may agree to depth k and differ deeper. The digest therefore covers the whole quotient
     # graph, each class with its own structure and the classes it refers to, so any change anywhere in the
     # cycle changes every member's digest, while names and declaration order still play no part.
-    quotient = sorted({(current[key], _form_text(types[key].node, lookup, domain)) for key in component})
-    classes_form = [list(entry) for entry in quotient]
-    return {key: sha256_digest(domain, simple_canonical_json({"k": "recursive", "self": current[key],
-                                                               "classes": classes_form}))
-            for key in component}
+    # Members of one class have equal structure in terms of classes (the partition is stable), so one member
+    # per class gives the quotient, which is serialized once for the whole component.
+    representatives = {}
+    for key in component:
+        representatives.setdefault(current[key], key)
+    quotient = sorted((name, _form_text(types[key].node, digest_in_round))
+                      for name, key in representatives.items())
+    # Byte for byte the canonical JSON of {"classes": quotient, "k": "recursive", "self": <class name>}
+    # (keys sorted), with the shared prefix hashed once.
+    prefix = hashlib.sha256((domain + "\n" + '{"classes":' + simple_canonical_json([list(entry) for entry in quotient])
+                            + ',"k":"recursive","self":').encode("utf-8"))
+    by_class = {}
+    for name in representatives:
+        hasher = prefix.copy()
+        hasher.update((simple_canonical_json(name) + "}").encode("utf-8"))
+        by_class[name] = DIGEST_PREFIX + hasher.hexdigest()
+    return {key: by_class[current[key]] for key in component}
 
 
-def _form_text(node: Node, lookup: Callable[[str], str], domain: str) -> str:
+def _form_text(node: Node, digest_in_round: Callable[[Node], tuple[str, bool]]) -> str:
     if isinstance(node, Ref):
-        return simple_canonical_json({"k": "ref", "to": lookup(node.target)})
-    return simple_canonical_json(hash_form(node, lambda child: node_digest(child, lookup, domain)))
+        return simple_canonical_json({"k": "ref", "to": digest_in_round(node)[0]})
+    return simple_canonical_json(hash_form(node, lambda child: digest_in_round(child)[0]))
 
 
 def strongly_connected_components(nodes: list[str], edges: Mapping[str, list[str]]) -> list[list[str]]:

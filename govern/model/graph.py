@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from govern.model.nodes import NamedType, Root, Union, children
 
@@ -19,7 +20,9 @@ class TypeGraph:
     # (location, keywords, dialect), for example keywords beside `$ref` in draft-07.
     notes: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
 
-    @property
+    # Both are facts of the whole graph, asked once per root and per compared node: computed once per graph
+    # (the graph is frozen, so the cached value cannot go stale).
+    @cached_property
     def policy_bearing(self) -> bool:
         """Whether any type carries a preservation policy (inventory format 2)."""
         stack = [named.node for named in self.types.values()]
@@ -30,6 +33,6 @@ class TypeGraph:
             stack.extend(children(node))
         return False
 
-    @property
+    @cached_property
     def inventory_format(self) -> int:
         return 2 if self.policy_bearing else 1

@@ -1,12 +1,8 @@
-"""Fingerprints: sha256 over canonical JSON of the normalized structure, Merkle style.
+"""The fingerprint as first built, kept verbatim as an oracle (test_fingerprint_reference.py).
 
-Every node is hashed once, over a small form in which its children appear as their digests; a reference
-contributes its target's digest, so `$ref` and an inline copy hash alike and a shared subtree is never
-hashed twice. Names of named types never enter a hash. Recursive types are handled per strongly connected
-component of the reference graph by partition refinement: round k hashes the depth-k unfolding, and the
-rounds stop once the partition of the component into equal types no longer changes, and each member's digest
-then covers the whole quotient graph of its component. The result depends on structure alone, not on names or
-the order in which types are declared.
+Straightforward and slow (each round rehashes every subtree; the quotient graph is serialized once per
+member), it defines the digests that the optimized `govern.model.fingerprint` must reproduce exactly.
+Its hash form and component search are its own copies, so optimizing those in the package is checked too.
 """
 
 from __future__ import annotations
