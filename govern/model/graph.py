@@ -19,6 +19,9 @@ class TypeGraph:
     # Keywords the source's dialect ignores and the reading therefore left out, so the catalog can say so:
     # (location, keywords, dialect), for example keywords beside `$ref` in draft-07.
     notes: tuple[tuple[str, str, str], ...] = field(default=(), compare=False)
+    # The inventory format of the whole source when the graph holds only part of it (a record's snapshot
+    # exports just the types its roots reach): one source has one fingerprint domain.
+    declared_format: int | None = None
 
     # Both are facts of the whole graph, asked once per root and per compared node: computed once per graph
     # (the graph is frozen, so the cached value cannot go stale).
@@ -35,4 +38,6 @@ class TypeGraph:
 
     @cached_property
     def inventory_format(self) -> int:
+        if self.declared_format is not None:
+            return self.declared_format
         return 2 if self.policy_bearing else 1

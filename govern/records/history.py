@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from govern.config import Config
@@ -176,6 +176,5 @@ def recorded_graphs(config: Config, history: History | None = None) -> list[Type
         for graph in history.records[record_id].snapshot_graphs():
             kept = {root_id: root for root_id, root in graph.roots.items() if root_id in roots}
             if kept:
-                graphs.append(TypeGraph(graph.source, graph.types, kept, graph.format_version, graph.origin,
-                                        graph.locations))
+                graphs.append(replace(graph, roots=kept))
     return graphs

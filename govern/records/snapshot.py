@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from dataclasses import replace
+
 from govern.errors import InputError, Problem
+from govern.model.fingerprint import DOMAINS
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
     Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
@@ -22,6 +25,8 @@ from govern.sources.refs import SchemaSet, escape_token
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 DISCRIMINATOR = "x-govern-discriminator"
 ROOTS = "x-govern-roots"
+FORMAT_VERSION = "x-govern-format-version"
+INVENTORY_FORMAT = "x-govern-inventory-format"
 
 
 def export_node(node: Node) -> Any:
@@ -116,7 +121,9 @@ def snapshot_document(record_id: str, graphs: list[TypeGraph], root_ids: set[str
         resource = {"$schema": DIALECT, "$id": f"urn:govern:record:{record_id}:{graph.source}",
                     "$defs": {key: export_node(graph.types[key].node) for key in keys}}
         if graph.format_version is not None:
-            resource["x-govern-format-version"] = graph.format_version
+            resource[FORMAT_VERSION] = graph.format_version
+        # The exported types may be a policy-free part of a policy-bearing source: keep the source's domain.
+        resource[INVENTORY_FORMAT] = graph.inventory_format
         document["$defs"][graph.source] = resource
         for root in sorted(roots, key=lambda r: r.id):
             document[ROOTS][root.id] = {"source": graph.source, "type": root.type_key, "role": root.role,
@@ -158,8 +165,12 @@ def load_snapshot(document: Any, origin: str) -> list[TypeGraph]:
             declared[root_id.partition(":")[2]] = (location, role)
         for location in list(converter._registered):
             converter.preferred_names.setdefault(location, location.split("#/$defs/", 1)[1].replace("~1", "/").replace("~0", "~"))
-        graphs.append(finish_graph(converter, source, declared, label,
-                                   format_version=resource.get("x-govern-format-version")))
+        domain = resource.get(INVENTORY_FORMAT)
+        if domain is not None and (isinstance(domain, bool) or domain not in DOMAINS):
+            raise InputError(Problem(origin, f"snapshot of source {source} declares an unknown inventory format "
+                                             f"{domain!r}", hint="regenerate it with `govern record refresh`"))
+        graph = finish_graph(converter, source, declared, label, format_version=resource.get(FORMAT_VERSION))
+        graphs.append(replace(graph, declared_format=domain))
     return graphs
 
 

@@ -5,6 +5,8 @@ Checks never stop at the first problem: all findings are collected and reported 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from govern.classify.classify import classify
 from govern.classify.rules import VERSION_BUMP
 from govern.config import Config
@@ -181,8 +183,7 @@ def _root_graphs(graphs: list[TypeGraph], root: str) -> list[TypeGraph]:
     found = []
     for graph in graphs:
         if root in graph.roots:
-            found.append(TypeGraph(graph.source, graph.types, {root: graph.roots[root]}, graph.format_version,
-                                   graph.origin, graph.locations))
+            found.append(replace(graph, roots={root: graph.roots[root]}))
     return found
 
 

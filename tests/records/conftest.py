@@ -143,3 +143,37 @@ def prose() -> dict[str, dict[str, str]]:
 @pytest.fixture
 def baseline() -> str:
     return BASELINE
+
+
+def write_small_project(root: Path, documents: dict[str, Any], sources: list[dict[str, Any]]) -> Path:
+    """A project of its own: the given schema documents, the given `[[tool.govern.sources]]` tables and
+    this repository's templates, with no records yet."""
+    root.mkdir(parents=True, exist_ok=True)
+    for relative, document in documents.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(document if isinstance(document, str) else json.dumps(document, indent=2) + "\n",
+                        encoding="utf-8")
+    lines = ['[project]', 'name = "small"', 'version = "0"', "", "[tool.govern]", ""]
+    for source in sources:
+        lines.append("[[tool.govern.sources]]")
+        for key, value in source.items():
+            if key == "roots":
+                entries = ", ".join(f'{name} = {{ {", ".join(f"{k} = {json.dumps(v)}" for k, v in spec.items())} }}'
+                                    for name, spec in value.items())
+                lines.append(f"roots = {{ {entries} }}")
+            else:
+                lines.append(f"{key} = {json.dumps(value)}")
+        lines.append("")
+    (root / "pyproject.toml").write_text("\n".join(lines), encoding="utf-8")
+    shutil.copytree(REPO_ROOT / "templates", root / "templates", dirs_exist_ok=True)
+    return root
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Callable[..., Project]:
+    """Build a small project from documents and source tables: small({"s.json": {...}}, [{...}])."""
+    def build(documents: dict[str, Any], sources: list[dict[str, Any]], name: str = "small") -> Project:
+        return Project(write_small_project(tmp_path / name, documents, sources), CliRunner())
+
+    return build
