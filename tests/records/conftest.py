@@ -146,8 +146,8 @@ def baseline() -> str:
 
 
 def write_small_project(root: Path, documents: dict[str, Any], sources: list[dict[str, Any]]) -> Path:
-    """A project of its own: the given schema documents, the given `[[tool.govern.sources]]` tables and
-    this repository's templates, with no records yet."""
+    """A project of its own: the given schema documents and `[[tool.govern.sources]]` tables, no records
+    yet (record templates come with the installed package)."""
     root.mkdir(parents=True, exist_ok=True)
     for relative, document in documents.items():
         path = root / relative
@@ -166,7 +166,6 @@ def write_small_project(root: Path, documents: dict[str, Any], sources: list[dic
                 lines.append(f"{key} = {json.dumps(value)}")
         lines.append("")
     (root / "pyproject.toml").write_text("\n".join(lines), encoding="utf-8")
-    shutil.copytree(REPO_ROOT / "templates", root / "templates", dirs_exist_ok=True)
     return root
 
 
