@@ -17,9 +17,16 @@ class Problem:
     reason: str
     line: int | None = None
     hint: str | None = None
+    column: int | None = None
+
+    @property
+    def where(self) -> str:
+        if self.line is None:
+            return self.path
+        return f"{self.path}:{self.line}" if self.column is None else f"{self.path}:{self.line}:{self.column}"
 
     def render(self) -> str:
-        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        where = self.where
         text = f"{where}: {self.reason}"
         if self.hint:
             text += f" ({self.hint})"

@@ -6,7 +6,6 @@ half-written file. Reads turn every operating-system or decoding failure into an
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from pathlib import Path
@@ -33,22 +32,11 @@ def read_text(path: Path | str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _reject_constant(value: str) -> Any:
-    raise ValueError(f"{value} is not JSON")
-
-
 def parse_json(text: str, origin: str) -> Any:
-    """Parse JSON strictly (no NaN or Infinity); deep nesting becomes an InputError, not a crash."""
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as error:
-        raise InputError(Problem(origin, f"is not valid JSON: {error.msg} at column {error.colno}",
-                                 line=error.lineno)) from None
-    except ValueError as error:
-        raise InputError(Problem(origin, f"is not valid JSON: {error}")) from None
-    except RecursionError:
-        raise InputError(Problem(origin, "nests too deeply to be read",
-                                 hint="flatten the document or move nested parts into named definitions")) from None
+    """Parse JSON with the strict reader (see govern.reader): refusals name the origin, line and column."""
+    from govern.reader import parse_json as strict_json
+
+    return strict_json(text, origin)
 
 
 def read_json(path: Path | str) -> Any:
@@ -56,33 +44,14 @@ def read_json(path: Path | str) -> Any:
 
 
 def read_document(path: Path | str) -> Any:
-    """Read a JSON or YAML document (YAML by its .yaml/.yml suffix)."""
+    """Read a JSON or YAML document (YAML by its .yaml/.yml suffix) with the strict reader."""
     path = Path(path)
     text = read_text(path)
     if path.suffix.lower() in (".yaml", ".yml"):
-        from ruamel.yaml import YAML
-        from ruamel.yaml.error import YAMLError
+        from govern.reader import parse_yaml
 
-        try:
-            return _plain(YAML(typ="safe", pure=False).load(text))
-        except YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            raise InputError(Problem(str(path), f"is not valid YAML: {getattr(error, 'problem', error)}",
-                                     line=None if mark is None else mark.line + 1)) from None
-        except RecursionError:
-            raise InputError(Problem(str(path), "nests too deeply to be read")) from None
+        return parse_yaml(text, str(path))
     return parse_json(text, str(path))
-
-
-def _plain(value: Any) -> Any:
-    """YAML may produce dates and non-string keys; JSON Schema sources only speak JSON."""
-    if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    return value
 
 
 def atomic_write_bytes(path: Path | str, data: bytes) -> None:

@@ -18,8 +18,8 @@ from govern.errors import InputError, Problem, Refusal
 from govern.fsio import atomic_write_many, read_text
 from govern.model.inventory import build_inventory
 from govern.records.format import (
-    LANGUAGES, PROSE_KEYS, SLUG_PATTERN, Declaration, Entry, FormatError, Prose, consistency_yaml,
-    declaration_yaml, load_yaml, parse_prose, record_suffix, split_front_matter,
+    LANGUAGES, PROSE_KEYS, SLUG_PATTERN, Declaration, Entry, Prose, consistency_yaml,
+    declaration_yaml, parse_prose, record_suffix, split_front_matter,
 )
 from govern.records.history import History, load_history, recorded_graphs
 from govern.records.snapshot import snapshot_document, snapshot_text
@@ -37,12 +37,10 @@ PROSE_HINT = "start from `govern record prose > prose.yaml`"
 
 def read_prose_input(path: Path, languages: tuple[str, ...] = LANGUAGES) -> dict[str, dict[str, str]]:
     """The prose input: one mapping per configured language with title, summary, compatibility, verification."""
-    text = read_text(path)
+    from govern.reader import parse_yaml
+
     expected = " and ".join(f"{language}:" for language in languages)
-    try:
-        data = load_yaml(text)
-    except FormatError as error:
-        raise InputError(Problem(str(path), error.reason, line=error.line)) from None
+    data = parse_yaml(read_text(path), str(path))
     problems = []
     if not isinstance(data, dict):
         raise InputError(Problem(str(path), f"must be a mapping with {expected}", hint=PROSE_HINT))

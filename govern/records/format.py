@@ -106,15 +106,16 @@ class FormatError(ValueError):
 
 
 def load_yaml(text: str) -> Any:
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
+    """YAML through the strict reader; a refusal becomes a FormatError with the line."""
+    from govern.errors import InputError
+    from govern.reader import parse_yaml
 
     try:
-        return YAML(typ="safe", pure=True).load(text)
-    except YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise FormatError(f"invalid YAML: {getattr(error, 'problem', None) or error}",
-                          None if mark is None else mark.line + 1) from None
+        return parse_yaml(text, "")
+    except InputError as error:
+        problem = error.problems[0]
+        reason = problem.reason if problem.reason.startswith("is not valid YAML") else f"YAML {problem.reason}"
+        raise FormatError(reason.replace("is not valid YAML: ", "invalid YAML: "), problem.line) from None
 
 
 def split_front_matter(text: str) -> tuple[str, str, int]:

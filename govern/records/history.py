@@ -6,11 +6,11 @@ Problems found while reading are findings, not exceptions: one malformed record 
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from govern.config import Config
+from govern.errors import InputError, Problem
 from govern.model.canonical import canonical_json, sha256_digest
 from govern.model.graph import TypeGraph
 from govern.records.format import (
@@ -70,7 +70,14 @@ class Record:
 
         if not self.snapshot_bytes:
             return []
-        return load_snapshot(json.loads(self.snapshot_bytes.decode("utf-8")), self.relative("schema"))
+        from govern.fsio import parse_json
+
+        try:
+            text = self.snapshot_bytes.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(Problem(self.relative("schema"), f"is not UTF-8 (invalid byte at offset {error.start})",
+                                     hint="regenerate it with `govern record refresh`")) from None
+        return load_snapshot(parse_json(text, self.relative("schema")), self.relative("schema"))
 
 
 def record_ids(folder: Path) -> list[str]:
@@ -115,7 +122,7 @@ def load_record(folder: Path, record_id: str, project_root: Path, languages: tup
     if record.path("i18n").is_file():
         try:
             record.consistency = parse_consistency(record.path("i18n").read_text(encoding="utf-8"))
-        except (FormatError, UnicodeDecodeError) as error:
+        except (FormatError, UnicodeDecodeError, OSError) as error:
             record.findings.append(Finding("record-syntax", record.relative("i18n"),
                                            {"variant": "consistency", "reason": error, "record": record_id}))
     if record.path("schema").is_file():

@@ -57,6 +57,9 @@ def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str
     except Exception as error:  # pydantic raises several error types for schemas it cannot build
         raise InputError(Problem(spec, f"has no JSON schema: {type(error).__name__}: {error}")) from None
     document_schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **document_schema}
+    from govern.reader import check_json_value
+
+    check_json_value(document_schema, spec)  # json_schema_extra may hold NaN, 1e400 or lone surrogates
     schemas = SchemaSet()
     label = f"{module_name} (pydantic)"
     document = schemas.add_document(document_schema, label, None, f"urn:govern:pydantic:{module_name}")

@@ -84,7 +84,8 @@ def test_sync_refuses_when_a_language_file_is_missing(recorded) -> None:
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    ("en: [\n", ":2: invalid YAML: expected the node content, but found '<stream end>'"),
+    ("en: [\n", ":2:1: is not valid YAML: expected the node content, but found '<stream end>' (correct the "
+                     "file: govern reads only unambiguous JSON and YAML (limits in the README))"),
     ('en:\n  title: "a"\n  summary: "b"\n', ": zh: must be a mapping with title, summary, compatibility, "
                                             "verification (start from `govern record prose > prose.yaml`)"),
     ("- en\n- zh\n", ": must be a mapping with en: and zh: (start from `govern record prose > prose.yaml`)"),

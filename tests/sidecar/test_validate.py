@@ -97,7 +97,7 @@ def test_cli_reports_each_file_and_exits_with_the_worst(runner, tmp_path, write_
     assert f"{bad}: error: /threads/0/status:" in result.stdout
     result = runner.invoke(cli, ["sidecar", "validate", str(good), str(broken), str(bad)])
     assert result.exit_code == 2
-    assert f"{broken}:1: is not valid JSON" in result.stderr
+    assert f"{broken}:1:2: is not valid JSON" in result.stderr
     assert f"{good}: valid" in result.stdout and f"{bad}: error" in result.stdout  # not hidden
 
 
