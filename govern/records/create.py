@@ -276,7 +276,7 @@ def sync_record(config: Config, record_id: str) -> Path:
         raise InputError(Problem(_record_path(config, record_id), "does not exist"))
     # A missing or unreadable consistency record is what sync regenerates; other damage must be fixed first.
     problems = [Problem(f.path, f.message(), line=f.line) for f in record.findings
-                if f.id == "record-syntax" and not f.path.endswith(SUFFIXES["i18n"])]
+                if f.id == "record-syntax" and not f.path.endswith(record_suffix("i18n"))]
     problems += [Problem(record.relative(part), "does not exist", hint="restore it from version control")
                  for part in config.languages if not record.path(part).is_file()]
     if problems or len(record.declarations) != len(config.languages):
