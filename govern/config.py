@@ -62,15 +62,28 @@ class Config:
         raise KeyError(name)
 
 
+CONFIG_FILE = "govern.toml"  # the configuration of a project without pyproject.toml (or preferring its own file)
+
+
 def find_project_root(start: Path) -> Path:
     start = start.resolve()
     for candidate in (start, *start.parents):
-        if (candidate / "pyproject.toml").is_file():
+        if (candidate / CONFIG_FILE).is_file() or (candidate / "pyproject.toml").is_file():
             return candidate
     raise InputError(
-        Problem(str(start), "no pyproject.toml here or in any parent directory",
-                hint="run govern inside a project, or pass --project DIR")
+        Problem(str(start), f"no {CONFIG_FILE} or pyproject.toml here or in any parent directory",
+                hint="run govern inside a project, pass --project DIR, or set it up with `govern init`")
     )
+
+
+def configured_in(project_root: Path) -> Path | None:
+    """The file configuring govern in a project: govern.toml, or pyproject.toml with a [tool.govern] table."""
+    if (project_root / CONFIG_FILE).is_file():
+        return project_root / CONFIG_FILE
+    pyproject = project_root / "pyproject.toml"
+    if pyproject.is_file() and _load_toml(pyproject).get("tool", {}).get("govern") is not None:
+        return pyproject
+    return None
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
@@ -88,20 +101,29 @@ def _load_toml(path: Path) -> dict[str, Any]:
 
 
 def load_config(project_root: Path) -> Config:
+    """The configuration of govern.toml (its top level) or of [tool.govern] in pyproject.toml; never both."""
     pyproject = project_root / "pyproject.toml"
-    document = _load_toml(pyproject)
-    table = document.get("tool", {}).get("govern")
+    own = project_root / CONFIG_FILE
+    table = _load_toml(pyproject).get("tool", {}).get("govern") if pyproject.is_file() else None
+    if own.is_file():
+        if table is not None:
+            raise ConfigError(Problem(str(own), "and [tool.govern] in pyproject.toml both configure govern",
+                                      hint="keep one of them"))
+        return parse_config(_load_toml(own), project_root, str(own))
     if table is None:
         raise ConfigError(Problem(str(pyproject), "has no [tool.govern] table",
-                                  hint="declare at least one [[tool.govern.sources]] entry"))
+                                  hint="set govern up with `govern init SOURCE...`, or declare at least one "
+                                       "[[tool.govern.sources]] entry"))
     return parse_config(table, project_root, str(pyproject))
 
 
 def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pyproject.toml") -> Config:
     problems: list[Problem] = []
 
+    prefix = "" if Path(origin).name == CONFIG_FILE else "tool.govern."
+
     def wrong(key: str, reason: str, hint: str | None = None) -> None:
-        problems.append(Problem(origin, f"tool.govern.{key}: {reason}", hint=hint))
+        problems.append(Problem(origin, f"{prefix}{key}: {reason}", hint=hint))
 
     known = {"sources", "schemas", "records", "templates", "languages"}
     for key in sorted(set(table) - known):

@@ -15,6 +15,7 @@ from govern import __version__
 
 # command name -> (module, attribute, one-line help shown by `govern --help` without importing it)
 COMMANDS: dict[str, tuple[str, str, str]] = {
+    "init": ("govern.cli.init", "init", "Set govern up in a repository for the schema files and models named."),
     "extract": ("govern.cli.extract", "extract", "Write the inventory and the catalog pair from the configured sources."),
     "digests": ("govern.cli.digests", "digests", "Print the digest of every root (configured, or of files given)."),
     "diff": ("govern.cli.diff", "diff", "Classify structural changes against the last record, or between two files."),
@@ -58,8 +59,8 @@ def cli() -> None:
     fingerprinted inventory, classifies every change as same-version or version-bump, records
     acknowledged changes as dated bilingual change records, and verifies the history in CI.
 
-    Configuration lives in [tool.govern] of pyproject.toml. Exit codes: 0 clean, 1 findings or a
-    refusal, 2 a usage or input error (the message names the file and what to do).
+    Configuration lives in [tool.govern] of pyproject.toml, or in govern.toml (`govern init` writes
+    either). Exit codes: 0 clean, 1 findings or a refusal, 2 a usage or input error (the message names the file and what to do).
     """
 
 

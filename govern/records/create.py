@@ -298,6 +298,7 @@ class Suggestion:
 
     command: str
     prose: str
+    roots: tuple[str, ...] = ()  # the roots it acknowledges
 
 
 PROSE_COMMENT = """# Prose for `govern record new SLUG --prose FILE`: every configured language, each with the same
@@ -360,4 +361,4 @@ def suggest_record(config: Config, history: History, current: list) -> Suggestio
         lines.append("# Rules that decided these changes (what the compatibility reasoning must answer):")
     for rule_id, decision in purposes:
         lines.append(f"#   {rule_id} ({decision}): {RULES_BY_ID[rule_id].purpose_en}")
-    return Suggestion(command, prose_skeleton(config.languages, results, lines))
+    return Suggestion(command, prose_skeleton(config.languages, results, lines), tuple(roots))

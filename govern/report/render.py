@@ -21,7 +21,7 @@ LABELS = {
         "md-count": "### govern verify: {count} finding{s}",
         "md-header": "| Finding | Where | What | Fix |",
         "md-acknowledge": "#### Acknowledge the change to {roots}",
-        "md-steps": "Review `govern diff`, save this as `prose.yaml`, fill in both languages, then run:",
+        "md-steps": "Review `govern diff`, save this as `prose.yaml`, fill in every language, then run:",
     },
     "zh": {
         "clean": "verify：通过",
@@ -33,7 +33,7 @@ LABELS = {
         "md-count": "### govern verify：共 {count} 项发现",
         "md-header": "| 发现 | 位置 | 问题 | 修复 |",
         "md-acknowledge": "#### 确认对 {roots} 的变更",
-        "md-steps": "查看 `govern diff`，把下面的内容保存为 `prose.yaml`，填写两种语言，然后运行：",
+        "md-steps": "查看 `govern diff`，把下面的内容保存为 `prose.yaml`，填写每种语言，然后运行：",
     },
 }
 
@@ -133,7 +133,7 @@ def render_markdown(findings: list[Finding], suggestion=None, *, language: str =
                      f"{cell(finding.hint(language))} |")
     unacknowledged = [f for f in findings if f.id.startswith("unacknowledged")]
     if unacknowledged and suggestion is not None:
-        roots = ", ".join(f"`{f.root}`" for f in unacknowledged if f.root)
+        roots = ", ".join(f"`{root}`" for root in suggestion.roots)
         lines += ["", labels["md-acknowledge"].format(roots=roots), "", labels["md-steps"], "",
                   "```yaml", suggestion.prose.rstrip("\n"), "```", "", "```sh", suggestion.command, "```"]
     return "\n".join(lines) + "\n"

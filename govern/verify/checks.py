@@ -19,6 +19,7 @@ from govern.records.history import History, Record, load_history
 from govern.verify.findings import Finding
 
 NEW_RECORD_HINT = "govern record new {slug} --prose prose.yaml"
+BASELINE_HINT = "govern record new baseline --prose prose.yaml"
 TOMBSTONE_HINT = "govern record new {slug} --prose prose.yaml --decision version-bump"
 
 
@@ -45,7 +46,8 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
     # against the record before it; its syntax finding already names the real problem.
     if all(record.declaration is not None for record in history.records.values()):
         findings.extend(check_current(history, inventory, config))
-    for generated in stale_files(generated_files(config, inventory)):
+    # Before the first record the baseline writes the generated files; its one finding says so.
+    for generated in stale_files(generated_files(config, inventory)) if history.records else ():
         findings.append(Finding("generated-stale", generated.path.relative_to(config.project_root).as_posix()))
     return sorted(set(findings), key=Finding.sort_key), inventory, history
 
@@ -190,6 +192,10 @@ def _root_graphs(graphs: list[TypeGraph], root: str) -> list[TypeGraph]:
 def check_current(history: History, inventory: Inventory, config: Config) -> list[Finding]:
     findings = []
     records_dir = config.records_dir
+    if not history.records and inventory.roots:
+        return [Finding("unacknowledged-root", f"{records_dir}/",
+                        {"variant": "baseline", "count": len(inventory.roots), "roots": ", ".join(inventory.roots),
+                         "command": BASELINE_HINT})]
     for root_id, root in inventory.roots.items():
         latest = history.latest(root_id)
         command = NEW_RECORD_HINT.format(slug="change-" + _slug(root_id))

@@ -191,12 +191,21 @@ FINDING_TABLE: dict[str, dict] = {
     },
     "unacknowledged-root": {
         "title": ("A current root has no record", "当前根类型没有任何记录"),
-        "texts": {"": {
-            "en": "{root} has no record",
-            "zh": "{root} 没有任何记录",
-            "hint_en": "acknowledge it: {command}",
-            "hint_zh": "为它写一条记录：{command}",
-        }},
+        "texts": {
+            "": {
+                "en": "{root} has no record",
+                "zh": "{root} 没有任何记录",
+                "hint_en": "acknowledge it: {command}",
+                "hint_zh": "为它写一条记录：{command}",
+            },
+            # Before the first record, one baseline acknowledges every root at once.
+            "baseline": {
+                "en": "no change record yet: {count} roots have none ({roots})",
+                "zh": "尚无任何变更记录：{count} 个根类型都没有记录（{roots}）",
+                "hint_en": "record the baseline: `govern record prose > prose.yaml`, fill it in, then `{command}`",
+                "hint_zh": "写基线记录：运行 `govern record prose > prose.yaml` 并填写，然后运行 `{command}`",
+            },
+        },
     },
     "unacknowledged-removal": {
         "title": ("A recorded root is gone without a tombstone", "已记录的根类型被删除但没有墓碑记录"),

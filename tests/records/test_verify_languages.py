@@ -26,7 +26,7 @@ FINDINGS = [
 ]
 
 
-SUGGESTION = Suggestion("govern record new change-x --prose prose.yaml", "en:\nzh:\n")
+SUGGESTION = Suggestion("govern record new change-x --prose prose.yaml", "en:\nzh:\n", ("sidecar:Artifact",))
 
 
 def placeholders(template: str) -> set[str]:
