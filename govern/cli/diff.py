@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -7,14 +8,27 @@ import click
 from govern.cli._common import load_project, project_option, reports_errors
 
 
+def witness_options(command):
+    """--witness and --witness-budget, shared by the commands that can show witness documents."""
+    command = click.option("--witness-budget", "witness_budget", type=click.FloatRange(min=1, min_open=False),
+                           default=200, show_default=True, metavar="MS",
+                           help="Search time per change, in milliseconds.")(command)
+    return click.option("--witness", "witness", is_flag=True,
+                        help="For each breaking change, show a document the writing side accepts and the reading "
+                             "side rejects, confirmed with jsonschema; report same-version verdicts such a "
+                             "document breaks (unsound-verdict, exit 1).")(command)
+
+
 @click.command()
 @click.argument("files", nargs=-1, metavar="[OLD NEW]")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: grouped by root, the decision first; json: the stable machine contract.")
 @click.option("--all", "show_unchanged", is_flag=True, help="In text output, list unchanged roots too.")
+@witness_options
 @project_option
 @reports_errors
-def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, project: Path | None) -> None:
+def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, witness: bool, witness_budget: float,
+         project: Path | None) -> None:
     """Classify structural changes as same-version or version-bump.
 
     With no arguments, every configured root is compared with the after-snapshot of its latest change
@@ -26,7 +40,14 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, proje
     "changes": [{"path", "kind", "rule", "decision", "breaks", "args"}]}]}, roots sorted by name.
     "breaks" says which way a change breaks: old-data-new-readers or new-data-old-readers.
 
-    Exit 0 whatever the decision (diff reports; `govern verify` gates), 2 on bad input.
+    With --witness, every change also carries "witness" (a document, "accepted_by" and "rejected_by"
+    old|new, the validator's "reason" and where it objects, "at") or null, and "witness_search"
+    (found, exhausted, no-direction, promise-held, unsound, not-applicable); the document ends with
+    "witnesses" (how many breaking changes have one, which have none) and "findings". Text output prints
+    each witness on one line and ends with the same over-caution report.
+
+    Exit 0 whatever the decision (diff reports; `govern verify` gates), 1 when --witness finds a
+    document that breaks a same-version verdict, 2 on bad input.
     """
     from govern.classify.classify import classify
     from govern.classify.report import diff_json, diff_text
@@ -40,11 +61,28 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, proje
         new_graph = load_spec(files[1], Path.cwd())
         old_graph = load_spec(files[0], Path.cwd(), source=new_graph.source,
                               document_root=document_root_name(new_graph))
-        results = classify([old_graph], [new_graph])
+        old_graphs, new_graphs = [old_graph], [new_graph]
+        origins = {root: files[1] for root in new_graph.roots}
     else:
         from govern.records.history import recorded_graphs
         from govern.sources.load import load_configured
 
         config = load_project(project)
-        results = classify(recorded_graphs(config), load_configured(config))
-    click.echo(diff_json(results) if output_format == "json" else diff_text(results, show_unchanged), nl=False)
+        old_graphs, new_graphs = recorded_graphs(config), load_configured(config)
+        origins = {root: graph.origin for graph in new_graphs for root in graph.roots}
+    results = classify(old_graphs, new_graphs)
+    if not witness:
+        click.echo(diff_json(results) if output_format == "json" else diff_text(results, show_unchanged), nl=False)
+        return
+    from govern.witness.render import change_fields, change_lines, summary_lines, unsound_findings
+    from govern.witness.search import find_witnesses
+
+    report = find_witnesses(results, old_graphs, new_graphs, budget_ms=witness_budget)
+    findings = unsound_findings(report, lambda root: origins.get(root, files[1] if files else ""))
+    if output_format == "json":
+        click.echo(diff_json(results, change_fields(report), {
+            "witnesses": report.summary_json(), "findings": [finding.to_json() for finding in findings]}), nl=False)
+    else:
+        footer = summary_lines(report) + [f"{finding.id}: {finding.message()}" for finding in findings]
+        click.echo(diff_text(results, show_unchanged, change_lines(report), footer), nl=False)
+    sys.exit(1 if findings else 0)

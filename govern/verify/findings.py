@@ -234,6 +234,18 @@ FINDING_TABLE: dict[str, dict] = {
             "hint_zh": "在源中提高格式版本，然后刷新记录",
         }},
     },
+    "unsound-verdict": {
+        "title": ("A same-version verdict is broken by a document", "同版本判定被一个文档推翻"),
+        "texts": {"": {
+            "en": "{root}: the same-version change at {at} ({rule}) breaks {direction}: the {accepted_by} schema "
+                  "accepts {document} and the {rejected_by} schema rejects it ({reason})",
+            "zh": "{root}：位于 {at} 的同版本变更（{rule}）破坏了 {direction}：{accepted_by} 模式接受 {document}，"
+                  "而 {rejected_by} 模式拒绝它（{reason}）",
+            "hint_en": "treat the change as a version-bump (declare --decision version-bump) and report the rule "
+                       "{rule} as unsound with this document",
+            "hint_zh": "请把该变更按 version-bump 处理（声明 --decision version-bump），并附上此文档报告规则 {rule} 不可靠",
+        }},
+    },
     "generated-stale": {
         "title": ("A generated file is not current", "生成的文件已过期"),
         "texts": {"": {

@@ -1,0 +1,224 @@
+"""The witness search: for each change, a document the writing side accepts and the reading side rejects.
+
+A version-bump change is searched in every direction it claims to break, in the order it names them; the
+first document both validators confirm is its witness. A change of a same-version root is searched in the
+directions it promises to keep (both, unless its rule excuses one: see EXCUSED); a document found there
+makes the verdict unsound, and that is reported, never hidden. Same-version promises are about documents
+with the declared properties (old writers did not write names their schema did not declare), so
+undeclared names are tried only where a content model itself changed.
+
+Every search is bounded and deterministic: candidates come in a fixed order (nothing is random, so the
+order is the seed), the first confirmed one wins, and a per-change time budget (compiling the validators
+excluded) and a candidate cap stop a fruitless search. The same inputs give the same witness on every run
+whenever the search ends before its budget, which the targeted candidates make the usual case.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from govern.classify.changes import NEW_DATA, OLD_DATA, Side
+from govern.classify.classify import Change, RootDiff
+from govern.classify.rules import SAME_VERSION, VERSION_BUMP
+from govern.model.graph import TypeGraph
+from govern.model.nodes import Node, Ref
+from govern.witness.confirm import Validator, root_schema
+from govern.witness.generate import ABSENT, Hints, candidates, documents, hints_of, split_pointer
+
+DEFAULT_BUDGET_MS = 200
+MAX_CANDIDATES = 5000  # per change and direction; the time budget usually ends a fruitless search first
+
+# Same-version rules whose promise for one direction is not validation but a duty of readers: new data may
+# lack a property that was required (readers handle its absence), or carry a qualified kind old readers do
+# not know (they preserve it). Every other direction of a same-version change must validate.
+EXCUSED = {"required-made-optional": (NEW_DATA,), "qualified-kind-added": (NEW_DATA,)}
+
+FOUND, EXHAUSTED, NO_DIRECTION, HELD, UNSOUND = "found", "exhausted", "no-direction", "promise-held", "unsound"
+WRITER = {OLD_DATA: "old", NEW_DATA: "new"}
+READER = {OLD_DATA: "new", NEW_DATA: "old"}
+
+
+@dataclass(frozen=True)
+class Witness:
+    document: Any
+    direction: str
+    accepted_by: str  # old | new: the side that wrote it
+    rejected_by: str  # new | old: the side that cannot read it
+    reason: str  # the rejecting validator's message
+    at: str  # where in the document the rejecting validator objects (JSON pointer)
+
+    def to_json(self) -> dict:
+        return {"document": self.document, "direction": self.direction, "accepted_by": self.accepted_by,
+                "rejected_by": self.rejected_by, "reason": self.reason, "at": self.at}
+
+
+@dataclass(frozen=True)
+class ChangeWitness:
+    """The outcome of the search for one change: `found` (or `unsound`) with a witness, or why not."""
+
+    root: str
+    change: Change
+    status: str  # found | exhausted | no-direction | promise-held | unsound
+    witness: Witness | None = None
+
+    def to_json(self) -> dict:
+        return {"witness": self.witness.to_json() if self.witness else None, "witness_search": self.status}
+
+
+@dataclass(frozen=True)
+class WitnessReport:
+    by_change: dict[tuple[str, int], ChangeWitness] = field(default_factory=dict)  # (root, change index)
+
+    def of(self, root: str, index: int) -> ChangeWitness | None:
+        return self.by_change.get((root, index))
+
+    @property
+    def breaking(self) -> list[ChangeWitness]:
+        return [entry for entry in self.by_change.values() if entry.change.decision == VERSION_BUMP]
+
+    @property
+    def witnessed(self) -> list[ChangeWitness]:
+        return [entry for entry in self.breaking if entry.status == FOUND]
+
+    @property
+    def without_witness(self) -> list[ChangeWitness]:
+        return [entry for entry in self.breaking if entry.status != FOUND]
+
+    @property
+    def unsound(self) -> list[ChangeWitness]:
+        return [entry for entry in self.by_change.values() if entry.status == UNSOUND]
+
+    def summary_json(self) -> dict:
+        return {"breaking": len(self.breaking), "witnessed": len(self.witnessed),
+                "without_witness": [_entry_json(entry) for entry in self.without_witness],
+                "unsound": [{**_entry_json(entry), "witness": entry.witness.to_json()} for entry in self.unsound]}
+
+
+def _entry_json(entry: ChangeWitness) -> dict:
+    return {"root": entry.root, "path": entry.change.path, "kind": entry.change.kind, "rule": entry.change.rule,
+            "breaks": list(entry.change.breaks), "witness_search": entry.status}
+
+
+class _Root:
+    """One root on one side: its graph, type key, resolver and (built on first use) validator."""
+
+    def __init__(self, graph: TypeGraph | None, type_key: str | None):
+        self.graph = graph
+        self.type_key = type_key
+        self.side = Side(graph) if graph is not None else None
+        self._validator: Validator | None = None
+
+    @property
+    def validator(self) -> Validator:
+        if self._validator is None:
+            self._validator = Validator(root_schema(self.graph, self.type_key))
+        return self._validator
+
+
+def _roots(graphs: list[TypeGraph]) -> dict[str, tuple[TypeGraph, str]]:
+    return {root.id: (graph, root.type_key) for graph in graphs for root in graph.roots.values()}
+
+
+def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_graphs: list[TypeGraph],
+                   budget_ms: float = DEFAULT_BUDGET_MS) -> WitnessReport:
+    old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
+    found: dict[tuple[str, int], ChangeWitness] = {}
+    for result in sorted(results, key=lambda r: r.root):
+        if not result.changes:
+            continue
+        old = _Root(*old_roots.get(result.root, (None, None)))
+        new = _Root(*new_roots.get(result.root, (None, None)))
+        for index, change in enumerate(result.changes):
+            entry = _search_change(result, change, old, new, budget_ms / 1000.0)
+            if entry is not None:
+                found[(result.root, index)] = entry
+    return WitnessReport(found)
+
+
+def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, budget: float) -> ChangeWitness | None:
+    if change.decision == VERSION_BUMP:
+        if not change.breaks:
+            return ChangeWitness(result.root, change, NO_DIRECTION)
+        for direction in change.breaks:
+            witness = search_direction(change, direction, old, new, budget)
+            if witness is not None:
+                return ChangeWitness(result.root, change, FOUND, witness)
+        return ChangeWitness(result.root, change, EXHAUSTED)
+    if change.kind == "root-added":
+        return None  # no reader of the old side ever meets a root that did not exist
+    if result.minimum == SAME_VERSION:
+        for direction in (OLD_DATA, NEW_DATA):
+            if direction in EXCUSED.get(change.rule, ()):
+                continue
+            witness = search_direction(change, direction, old, new, budget)
+            if witness is not None:
+                return ChangeWitness(result.root, change, UNSOUND, witness)
+        return ChangeWitness(result.root, change, HELD)
+    return None
+
+
+def search_direction(change: Change, direction: str, old: _Root, new: _Root, budget: float) -> Witness | None:
+    writer, reader = (old, new) if direction == OLD_DATA else (new, old)
+    if writer.graph is None:
+        return None
+    # Compiling the validators (and importing jsonschema, the first time) is not part of the search.
+    writer_validator, reader_validator = writer.validator, reader.validator
+    deadline = time.perf_counter() + budget
+    seen: set[str] = set()
+    for document in _candidate_documents(change, writer, reader):
+        if document is ABSENT:
+            continue
+        key = json.dumps(document, sort_keys=True, ensure_ascii=False)
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(seen) > MAX_CANDIDATES or time.perf_counter() > deadline:
+            return None
+        try:
+            if not writer_validator.accepts(document):
+                continue
+            rejection = reader_validator.rejection(document)
+        except Exception:  # noqa: BLE001 - a schema the validator cannot apply confirms nothing
+            continue
+        if rejection is not None:
+            return Witness(document, direction, WRITER[direction], READER[direction], rejection.reason, rejection.at)
+    return None
+
+
+def _candidate_documents(change: Change, writer: _Root, reader: _Root) -> Iterator[Any]:
+    tokens = split_pointer(change.path)
+    root = Ref(writer.type_key)
+    hints = _hints(tokens, writer, reader)
+
+    def leaf(node: Node | None) -> Iterator[Any]:
+        if node is None:
+            yield ABSENT
+            return
+        yield from candidates(writer.side, node, hints)
+
+    yield from documents(writer.side, root, tokens, leaf)
+
+
+def _hints(tokens: list[str], writer: _Root, reader: _Root) -> Hints:
+    located: list[tuple[Side, Node]] = []
+    for side_root in (writer, reader):
+        if side_root.graph is None:
+            continue
+
+        def collect(node: Node | None, side=side_root.side) -> Iterator[Any]:
+            if node is not None and len(located) < 16:
+                located.append((side, node))
+            return iter(())
+
+        for _ in documents(side_root.side, Ref(side_root.type_key), tokens, collect):
+            pass
+    constants: dict[str, None] = {}
+    numbers: dict[float, None] = {}
+    for side, node in located:
+        found = hints_of(side, [node])
+        constants.update(dict.fromkeys(found.constants))
+        numbers.update(dict.fromkeys(found.numbers))
+    return Hints(tuple(constants), tuple(sorted(numbers)))

@@ -1,0 +1,55 @@
+"""Helpers of the witness tests: the classifier's rule fixtures, read the way `govern diff` reads them."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+from govern.classify.classify import classify
+from govern.sources.jsonschema import load_jsonschema
+from govern.sources.load import document_root_name, load_spec
+from govern.witness.search import find_witnesses
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parents[1]
+
+
+def _classify_helpers():
+    """The classifier tests' fixture reader and schema mutations, loaded under a name of their own."""
+    spec = importlib.util.spec_from_file_location("classify_fixture_helpers", HERE.parent / "classify" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+fixtures = _classify_helpers()
+
+
+def case_graphs(case):
+    """Old and new graphs of a rule fixture, with the roots its expect.json names or as `diff OLD NEW` reads them."""
+    if case.explicit_roots:
+        return (load_jsonschema(fixtures.SOURCE, case.old, case.roots("old"), None),
+                load_jsonschema(fixtures.SOURCE, case.new, case.roots("new"), None))
+    new = load_spec(str(case.new), REPO_ROOT)
+    old = load_spec(str(case.old), REPO_ROOT, source=new.source, document_root=document_root_name(new))
+    return old, new
+
+
+def witness_rows(case, budget_ms: float = 200) -> list[tuple]:
+    """(path, rule, search outcome, direction, document) of every searched change of a fixture."""
+    old, new = case_graphs(case)
+    results = classify([old], [new])
+    report = find_witnesses(results, [old], [new], budget_ms=budget_ms)
+    rows = []
+    for (_, _), entry in sorted(report.by_change.items()):
+        witness = entry.witness
+        rows.append((entry.change.path, entry.change.rule, entry.status,
+                     witness.direction if witness else None, witness.document if witness else None))
+    return rows
+
+
+def dumps(value) -> str:
+    return json.dumps(value, sort_keys=True)

@@ -1,0 +1,174 @@
+"""`govern diff --witness` on the command line: ad hoc and configured, every output, the over-caution
+report, unsound verdicts, and this repository's own contracts changed the ways that break."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import REPO_ROOT, fixtures  # noqa: E402 - the folder's helpers
+from govern.cli import cli
+from govern.witness.render import TRUNCATED, document_text
+
+RULES_DIR = fixtures.RULES_DIR
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def pair(case: str) -> list[str]:
+    return [str(RULES_DIR / case / "old.schema.json"), str(RULES_DIR / case / "new.schema.json")]
+
+
+def test_text_shows_the_witness_under_its_change_and_the_over_caution_report():
+    result = run("diff", *pair("constraint-changed/positive/max-length-tightened"), "--witness")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "new:Doc: version-bump",
+        "  version-bump  /properties/note/maxLength  constraint-changed (constraint-changed): keyword=maxLength, "
+        "new=5, old=10 [breaks old-data-new-readers]",
+        '      witness (old-data-new-readers): {"id":"","note":"aaaaaa"}',
+        "        old accepts it; new rejects it at /note: 'aaaaaa' is too long",
+        "1 roots: 1 changed, 0 unchanged",
+        "witnesses: 1 of 1 breaking changes have one",
+    ]
+
+
+def test_json_carries_the_witness_of_every_change():
+    result = run("diff", *pair("enum-changed/positive/value-removed"), "--witness", "--format", "json")
+    document = json.loads(result.stdout)
+    change = document["roots"][0]["changes"][0]
+    assert change["witness"] == {"document": {"id": "", "status": "archived"}, "direction": "old-data-new-readers",
+                                 "accepted_by": "old", "rejected_by": "new",
+                                 "reason": "'archived' is not one of ['closed', 'open']", "at": "/status"}
+    assert change["witness_search"] == "found"
+    assert document["witnesses"] == {"breaking": 1, "witnessed": 1, "without_witness": [], "unsound": []}
+    assert document["findings"] == []
+
+
+def test_a_change_without_witness_is_null_and_listed_as_a_candidate_for_a_more_precise_rule():
+    result = run("diff", *pair("alternatives-changed/positive/anyof-to-oneof"), "--witness", "--format", "json")
+    document = json.loads(result.stdout)
+    change = document["roots"][0]["changes"][0]
+    assert (change["witness"], change["witness_search"]) == (None, "exhausted")
+    assert document["witnesses"]["without_witness"] == [{
+        "root": "new:Doc", "path": "/properties/value", "kind": "union-mode-changed", "rule": "alternatives-changed",
+        "breaks": ["old-data-new-readers"], "witness_search": "exhausted"}]
+    text = run("diff", *pair("alternatives-changed/positive/anyof-to-oneof"), "--witness").stdout
+    assert "      no witness found (exhausted)" in text
+    assert text.endswith("witnesses: 0 of 1 breaking changes have one\n"
+                         "without a witness (candidates for a more precise rule):\n"
+                         "  new:Doc /properties/value  union-mode-changed (alternatives-changed): exhausted "
+                         "old-data-new-readers\n")
+
+
+def test_without_the_flag_the_output_is_unchanged():
+    plain = run("diff", *pair("constraint-changed/positive/max-length-tightened"), "--format", "json").stdout
+    assert "witness" not in plain
+
+
+def test_a_long_document_is_cut_on_one_line_with_a_marker(tmp_path):
+    old = {"$schema": fixtures.DRAFT, "title": "Doc", "type": "object",
+           "properties": {"id": {"type": "string", "minLength": 300}, "n": {"type": "integer"}}, "required": ["id", "n"]}
+    new = json.loads(json.dumps(old))
+    new["properties"]["n"]["maximum"] = 5
+    old_path, new_path = fixtures.write_pair(tmp_path, old, new)
+    lines = run("diff", str(old_path), str(new_path), "--witness").stdout.splitlines()
+    witness = next(line for line in lines if "witness (" in line)
+    assert witness.endswith(TRUNCATED) and len(witness.split(": ", 1)[1]) == 200 + len(TRUNCATED)
+    assert document_text({"a": "b" * 10}) == '{"a":"bbbbbbbbbb"}'
+
+
+def test_the_budget_must_be_positive():
+    result = CliRunner().invoke(cli, ["diff", *pair("enum-changed/positive/value-removed"), "--witness",
+                                      "--witness-budget", "0"])
+    assert result.exit_code == 2 and "witness-budget" in result.output
+
+
+def test_a_same_version_verdict_a_document_breaks_is_an_unsound_verdict(monkeypatch):
+    from govern.classify import rules
+
+    # A rule table that (wrongly) calls every constraint change same-version.
+    monkeypatch.setattr(rules, "RULES", [dataclasses.replace(rule, decision="same-version")
+                                         if rule.id == "constraint-changed" else rule for rule in rules.RULES])
+    args = pair("constraint-changed/positive/max-length-tightened")
+    result = run("diff", *args, "--witness", "--format", "json")
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert document["roots"][0]["decision"] == "same-version"
+    assert document["roots"][0]["changes"][0]["witness_search"] == "unsound"
+    [finding] = document["findings"]
+    assert finding["id"] == "unsound-verdict" and finding["path"] == args[1]
+    assert finding["message"] == (
+        "new:Doc: the same-version change at /properties/note/maxLength (constraint-changed) breaks "
+        "old-data-new-readers: the old schema accepts {\"id\":\"\",\"note\":\"aaaaaa\"} and the new schema rejects "
+        "it ('aaaaaa' is too long)")
+    text = run("diff", *args, "--witness")
+    assert text.exit_code == 1 and "unsound-verdict: new:Doc: the same-version change" in text.stdout
+
+
+# --- this repository's contracts, changed the ways that break --------------------------------------------
+
+SIDECAR = "schemas/coauthoring-sidecar.schema.json"
+OPENAPI = "schemas/grp-coordination.openapi.json"
+
+
+@pytest.fixture(scope="module")
+def changed_contracts(tmp_path_factory) -> dict:
+    root = tmp_path_factory.mktemp("contracts")
+    shutil.copy2(REPO_ROOT / "pyproject.toml", root / "pyproject.toml")
+    for folder in ("schemas", "records", "templates"):
+        shutil.copytree(REPO_ROOT / folder, root / folder)
+
+    def edit(relative: str, change) -> None:
+        path = root / relative
+        data = json.loads(path.read_text(encoding="utf-8"))
+        change(data)
+        path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+    def sidecar(schema: dict) -> None:
+        thread = schema["$defs"]["Thread"]
+        del thread["properties"]["status"]  # a removed required property
+        thread["required"].remove("status")
+        schema["$defs"]["Fingerprint"]["properties"]["lineHint"]["minimum"] = 1  # a tightened bound
+
+    def coordination(document: dict) -> None:
+        schemas = document["components"]["schemas"]
+        schemas["Disposition"]["enum"].remove("request_changes")  # a removed enum value
+        schemas["ExactArtifactReference"]["properties"]["note"] = {"type": "string"}  # a closed object gains one
+
+    edit(SIDECAR, sidecar)
+    edit(OPENAPI, coordination)
+    result = CliRunner().invoke(cli, ["diff", "--witness", "--format", "json", "--project", str(root)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return {(entry["root"], change["path"]): change for entry in json.loads(result.stdout)["roots"]
+            for change in entry["changes"]}
+
+
+@pytest.mark.parametrize(("root", "path", "kind", "direction", "value_at", "value"), [
+    ("sidecar:Artifact", "/properties/threads/items/properties/status", "property-removed", "new-data-old-readers",
+     None, None),
+    ("sidecar:Artifact", "/properties/anchors/additionalProperties/properties/fingerprint/properties/lineHint/minimum",
+     "constraint-changed", "old-data-new-readers", "/anchors/key/fingerprint/lineHint", 0),
+    ("grp:ActionReviewRequest", "/oneOf/respond/properties/disposition", "enum-value-removed",
+     "old-data-new-readers", "/disposition", "request_changes"),
+    ("grp:ActionReviewRequest", "/oneOf/respond/properties/target/properties/note", "optional-property-added",
+     "new-data-old-readers", "/target/note", ""),
+], ids=["removed-required-property", "tightened-bound", "removed-enum-value", "closed-object-gains-property"])
+def test_contract_changes_show_a_witness(changed_contracts, root, path, kind, direction, value_at, value):
+    change = changed_contracts[(root, path)]
+    assert change["kind"] == kind and change["witness_search"] == "found", change
+    witness = change["witness"]
+    assert witness["direction"] == direction
+    if value_at is not None:
+        target = witness["document"]
+        for token in value_at.split("/")[1:]:
+            target = target[token] if isinstance(target, dict) else target[int(token)]
+        assert target == value
