@@ -524,12 +524,24 @@ def _union_documents(side, node: Union, head: str, rest: list[str], tokens: list
         return
     # A discriminator value names the group of alternatives the change is in.
     named = [alternative for alternative in node.alternatives if rest[0] in _kinds(side, alternative.node)]
-    if named:
-        for alternative in named:
-            yield from documents(side, alternative.node, rest[1:], leaf, depth + 1)
+    group, rest = (named, rest[1:]) if named else (list(node.alternatives), rest)
+    for alternative, deeper in _by_position(group, rest):
+        yield from documents(side, alternative.node, deeper, leaf, depth + 1)
+
+
+def _by_position(alternatives: list, tokens: list[str]) -> Iterator[tuple[Any, list[str]]]:
+    """The alternatives to look in: the one a position token names first (the position may count on the other
+    side, so the rest follow), or all of them in order."""
+    if tokens and tokens[0].isdigit():
+        position, deeper = int(tokens[0]), tokens[1:]
+        if position < len(alternatives):
+            yield alternatives[position], deeper
+        for index, alternative in enumerate(alternatives):
+            if index != position:
+                yield alternative, deeper
         return
-    for alternative in node.alternatives:
-        yield from documents(side, alternative.node, rest, leaf, depth + 1)
+    for alternative in alternatives:
+        yield alternative, tokens
 
 
 def _kinds(side, node: Node) -> set[str]:

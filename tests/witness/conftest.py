@@ -16,16 +16,18 @@ HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
 
 
-def _classify_helpers():
-    """The classifier tests' fixture reader and schema mutations, loaded under a name of their own."""
-    spec = importlib.util.spec_from_file_location("classify_fixture_helpers", HERE.parent / "classify" / "conftest.py")
+def _helpers(folder: str):
+    """Another test folder's helpers (fixture readers, schema mutations, project copies), loaded under a name
+    of their own so they do not shadow this folder's conftest."""
+    spec = importlib.util.spec_from_file_location(f"{folder}_test_helpers", HERE.parent / folder / "conftest.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
     spec.loader.exec_module(module)
     return module
 
 
-fixtures = _classify_helpers()
+fixtures = _helpers("classify")
+projects = _helpers("records")
 
 
 def case_graphs(case):

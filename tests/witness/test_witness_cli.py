@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from conftest import REPO_ROOT, fixtures  # noqa: E402 - the folder's helpers
+from conftest import REPO_ROOT, fixtures, projects  # noqa: E402 - the folder's helpers
 from govern.cli import cli
 from govern.witness.render import TRUNCATED, document_text
 
@@ -121,10 +120,7 @@ OPENAPI = "schemas/grp-coordination.openapi.json"
 
 @pytest.fixture(scope="module")
 def changed_contracts(tmp_path_factory) -> dict:
-    root = tmp_path_factory.mktemp("contracts")
-    shutil.copy2(REPO_ROOT / "pyproject.toml", root / "pyproject.toml")
-    for folder in ("schemas", "records", "templates"):
-        shutil.copytree(REPO_ROOT / folder, root / folder)
+    root = projects.copy_project(REPO_ROOT, tmp_path_factory.mktemp("contracts") / "project")
 
     def edit(relative: str, change) -> None:
         path = root / relative

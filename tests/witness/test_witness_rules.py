@@ -18,9 +18,9 @@ FOUND, EXHAUSTED, NO_DIRECTION, HELD = "found", "exhausted", "no-direction", "pr
 # case -> [(change path, rule, outcome, direction, document)]
 EXPECTED = {
     "alternatives-changed/positive/anyof-alternative-added": [
-        ("/properties/value/anyOf", "alternatives-changed", FOUND, NEW, {"id": "", "value": False})],
+        ("/properties/value/anyOf/2", "alternatives-changed", FOUND, NEW, {"id": "", "value": False})],
     "alternatives-changed/positive/anyof-alternative-removed": [
-        ("/properties/value/anyOf", "alternatives-changed", FOUND, OLD, {"id": "", "value": False})],
+        ("/properties/value/anyOf/2", "alternatives-changed", FOUND, OLD, {"id": "", "value": False})],
     # string | integer admit no common value, so turning anyOf into oneOf rejects nothing: over-cautious.
     "alternatives-changed/positive/anyof-to-oneof": [
         ("/properties/value", "alternatives-changed", EXHAUSTED, None, None)],
@@ -45,6 +45,11 @@ EXPECTED = {
         ("/properties/status", "enum-changed", FOUND, NEW, {"id": "", "status": "archived"})],
     "enum-changed/positive/value-removed": [
         ("/properties/status", "enum-changed", FOUND, OLD, {"id": "", "status": "archived"})],
+    # A document that now matches the widened alternative and another one too: oneOf rejects it.
+    "exclusive-alternative-widened/positive/required-made-optional-in-overlapping-oneof": [
+        ("/oneOf/0/properties/a", "exclusive-alternative-widened", FOUND, OLD, {"b": ""})],
+    "exclusive-alternative-widened/positive/type-widened-in-overlapping-oneof": [
+        ("/oneOf/0/properties/a", "exclusive-alternative-widened", FOUND, NEW, {"a": 0})],
     "header-or-envelope-changed/positive/envelope-constraint-loosened": [
         ("/properties/id/maxLength", "header-or-envelope-changed", FOUND, NEW, {"id": "aaaaaaaaaaa"})],
     # A header or envelope is a version-bump by its role: no direction to show a document for.
