@@ -9,6 +9,7 @@ derived from them is the same on every machine.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,12 @@ DIALECTS = {
     "json-schema.org/draft-07/schema": "draft-07",
     "json-schema.org/draft-06/schema": "draft-06",
     "json-schema.org/draft-04/schema": "draft-04",
+    # OpenAPI 3.1's base dialect is 2020-12 plus the OpenAPI vocabulary (discriminator, xml, externalDocs,
+    # example), which the OpenAPI adapter already reads.
+    "spec.openapis.org/oas/3.1/dialect/base": "2020-12",
 }
+# The dated identifiers the OpenAPI Initiative publishes for the same base dialect.
+_OPENAPI_31_DATED_DIALECT = re.compile(r"^spec\.openapis\.org/oas/3\.1/dialect/\d{4}-\d{2}-\d{2}$")
 OPENAPI_30 = "openapi-3.0"
 
 # Keywords whose values are data, not schemas: never searched for `$id` or `$anchor`.
@@ -37,6 +43,8 @@ def dialect_of(uri: str, origin: str) -> str:
             stripped = stripped[len(prefix):]
     if stripped in DIALECTS:
         return DIALECTS[stripped]
+    if _OPENAPI_31_DATED_DIALECT.match(stripped):
+        return "2020-12"
     known = ", ".join(sorted(DIALECTS.values()))
     raise InputError(Problem(origin, f"declares an unknown JSON Schema dialect {uri!r}",
                              hint=f"use one of {known} in $schema"))
