@@ -263,13 +263,16 @@ class Converter:
 
     def _values(self, rest: dict, context: _Context) -> Node | None:
         if "const" in rest:
-            const = rest.pop("const")
+            literal = canonical_json(normalize_json_value(rest.pop("const")))
             if "enum" in rest:
-                # const within an enum: the const alone decides, unless the enum excludes it.
+                # const within an enum: the const alone decides, unless the enum excludes it. Values are
+                # compared as JSON (Python's `1 == True` would let `enum: [true]` vanish beside `const: 1`).
                 values = rest.pop("enum")
-                if isinstance(values, list) and const not in values:
+                if not isinstance(values, list):
+                    raise context.fail("enum must be an array")
+                if literal not in {canonical_json(normalize_json_value(value)) for value in values}:
                     return NEVER
-            return Literal(canonical_json(normalize_json_value(const)))
+            return Literal(literal)
         if "enum" in rest:
             values = rest.pop("enum")
             if not isinstance(values, list):
