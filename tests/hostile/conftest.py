@@ -1,12 +1,9 @@
 """Hostile inputs, tried as an adversary would: every reader, every command, never a traceback or a hang.
 
-Documents that the strict reader must refuse are kept in one table (HOSTILE_JSON), each with the line and
-column the refusal must name; the command-line tests feed every row to every command that reads JSON.
+The shared tables live in hostile_cases.py.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -15,24 +12,6 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("hostile", max_examples=60, deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                  HealthCheck.function_scoped_fixture])
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-
-# name -> (document text, line, column of the refusal, words the message must contain)
-HOSTILE_JSON: dict[str, tuple[str, int, int, str]] = {
-    "duplicate-key": ('{"type": "object",\n "type": "string"}', 2, 2, 'duplicate key "type"'),
-    "number-overflow": ('{"type": "number",\n "maximum": 1e400}', 2, 13, "1e400"),
-    "number-underflow": ('{"minimum": 1e-400}', 1, 13, "too small"),
-    "integer-overflow": ('{"maximum": ' + "9" * 400 + "}", 1, 13, "too large"),
-    "nan": ('{"maximum": NaN}', 1, 13, "NaN"),
-    "infinity": ('{"maximum": -Infinity}', 1, 13, "NaN and Infinity"),
-    "lone-surrogate": ('{"title": "a\\ud800b"}', 1, 13, "lone UTF-16 surrogate"),
-    "lone-low-surrogate": ('{"title": "\\ud83d\\ude00\\udc00"}', 1, 24, "lone UTF-16 surrogate"),
-    "surrogate-key": ('{"\\udfff": 1}', 1, 3, "lone UTF-16 surrogate"),
-    "too-deep": ('{"a":' * 129 + "1" + "}" * 129, 1, 641, "nests deeper than 128"),
-    "far-too-deep": ("[" * 5000 + "]" * 5000, 1, 129, "nests deeper than 128"),
-    "truncated": ('{"type": "object", "properties": {"a": ', 1, 40, "not valid JSON"),
-}
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import HOSTILE_JSON, REPO_ROOT
+from hostile_cases import HOSTILE_JSON, REPO_ROOT
 
 from govern.cli import cli
 

@@ -7,7 +7,7 @@ import json
 import math
 
 import pytest
-from conftest import HOSTILE_JSON
+from hostile_cases import HOSTILE_JSON
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -1,0 +1,24 @@
+"""Documents that the strict reader must refuse, each with the line and column the refusal must name; the
+command-line tests feed every row to every command that reads JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# name -> (document text, line, column of the refusal, words the message must contain)
+HOSTILE_JSON: dict[str, tuple[str, int, int, str]] = {
+    "duplicate-key": ('{"type": "object",\n "type": "string"}', 2, 2, 'duplicate key "type"'),
+    "number-overflow": ('{"type": "number",\n "maximum": 1e400}', 2, 13, "1e400"),
+    "number-underflow": ('{"minimum": 1e-400}', 1, 13, "too small"),
+    "integer-overflow": ('{"maximum": ' + "9" * 400 + "}", 1, 13, "too large"),
+    "nan": ('{"maximum": NaN}', 1, 13, "NaN"),
+    "infinity": ('{"maximum": -Infinity}', 1, 13, "NaN and Infinity"),
+    "lone-surrogate": ('{"title": "a\\ud800b"}', 1, 13, "lone UTF-16 surrogate"),
+    "lone-low-surrogate": ('{"title": "\\ud83d\\ude00\\udc00"}', 1, 24, "lone UTF-16 surrogate"),
+    "surrogate-key": ('{"\\udfff": 1}', 1, 3, "lone UTF-16 surrogate"),
+    "too-deep": ('{"a":' * 129 + "1" + "}" * 129, 1, 641, "nests deeper than 128"),
+    "far-too-deep": ("[" * 5000 + "]" * 5000, 1, 129, "nests deeper than 128"),
+    "truncated": ('{"type": "object", "properties": {"a": ', 1, 40, "not valid JSON"),
+}
