@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from govern.errors import InputError, Problem
 
@@ -54,7 +54,9 @@ def read_document(path: Path | str) -> Any:
     return parse_json(text, str(path))
 
 
-def atomic_write_bytes(path: Path | str, data: bytes) -> None:
+def atomic_write_bytes(path: Path | str, data: bytes, *, verify: Callable[[Path], None] | None = None) -> None:
+    """Replace `path` with `data`. `verify` reads the written temporary file before it replaces `path`:
+    when it raises, the temporary file is removed and `path` is left as it was."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -63,6 +65,8 @@ def atomic_write_bytes(path: Path | str, data: bytes) -> None:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
+        if verify is not None:
+            verify(Path(temporary))
         if path.exists():
             os.chmod(temporary, path.stat().st_mode & 0o7777)
         else:

@@ -77,9 +77,8 @@ def fmt(files: tuple[Path, ...], check: bool, prune_anchors: bool) -> None:
 
     Invalid sidecars and sidecars of a newer major are refused and left untouched: fmt never repairs.
     """
-    from govern.fsio import atomic_write_bytes
     from govern.sidecar.fmt import format_artifact
-    from govern.sidecar.load import load_sidecar, require_writable
+    from govern.sidecar.load import load_sidecar, require_writable, write_sidecar
 
     exit_code = EXIT_CLEAN
     for path in files:
@@ -98,7 +97,12 @@ def fmt(files: tuple[Path, ...], check: bool, prune_anchors: bool) -> None:
             click.echo(f"{path}: not canonical, run `govern sidecar fmt {path}`{pruned}")
             exit_code = max(exit_code, EXIT_FINDINGS)
         else:
-            atomic_write_bytes(path, result.content)
+            try:
+                write_sidecar(path, result.artifact)
+            except GovernError as error:
+                _echo_problems(error)
+                exit_code = max(exit_code, error.exit_code)
+                continue
             click.echo(f"{path}: formatted{pruned}")
     sys.exit(exit_code)
 
@@ -106,6 +110,8 @@ def fmt(files: tuple[Path, ...], check: bool, prune_anchors: bool) -> None:
 def _report_divergences(result) -> None:
     for divergence in result.divergences:
         click.echo(f"merged: {divergence.describe()}", err=True)
+    for anchor_id in result.pruned:
+        click.echo(f"merged: anchor {anchor_id}: no record refers to it, pruned", err=True)
 
 
 @sidecar.command("merge")
@@ -117,20 +123,22 @@ def _report_divergences(result) -> None:
 def merge(ours: Path, theirs: Path, output: Path | None) -> None:
     """Merge two sidecars by the contract's deterministic two-way rules.
 
-    Every divergence a rule decided is listed on standard error. Differing majors, a newer major and
-    invalid input are refused (exit 1) and nothing is written.
+    Every divergence a rule decided, and every anchor pruned because no record of the result refers to
+    it, is listed on standard error. Differing majors, a newer major and invalid input are refused
+    (exit 1) and nothing is written.
     """
-    from govern.fsio import atomic_write_bytes
     from govern.sidecar.canonical import canonical_bytes
+    from govern.sidecar.load import write_sidecar
     from govern.sidecar.merge import merge_files
 
     result = merge_files(ours, theirs)
-    content = canonical_bytes(result.merged)
-    _report_divergences(result)
     if output is None:
+        content = canonical_bytes(result.merged)
+        _report_divergences(result)
         click.echo(content.decode("utf-8"), nl=False)
     else:
-        atomic_write_bytes(output, content)
+        write_sidecar(output, result.merged)
+        _report_divergences(result)
 
 
 @sidecar.command("merge-driver")
@@ -144,14 +152,12 @@ def merge_driver(base: Path, ours: Path, theirs: Path) -> None:
     Exit 0 when merged; non-zero, with %A untouched, when the sides cannot be merged, so git reports
     a conflict. Install: see docs/sidecar.md.
     """
-    from govern.fsio import atomic_write_bytes
-    from govern.sidecar.canonical import canonical_bytes
+    from govern.sidecar.load import write_sidecar
     from govern.sidecar.merge import merge_files
 
     result = merge_files(ours, theirs)
-    content = canonical_bytes(result.merged)
+    write_sidecar(ours, result.merged)
     _report_divergences(result)
-    atomic_write_bytes(ours, content)
 
 
 @sidecar.command("reply")
@@ -178,8 +184,10 @@ def reply(document: Path, thread_id: str | None, new_thread: bool, anchor_text: 
           on_behalf_of: str | None, on_behalf_of_email: str | None) -> None:
     """Append a message to a thread, or start a thread on anchored text, as a conforming writer.
 
-    The sidecar is validated before and after, rewritten canonically and replaced atomically. A sidecar
-    of a newer major or an invalid one is refused (exit 1) and left untouched.
+    The sidecar is validated before and after (the bytes written, read back), anchors no record refers
+    to are pruned, and the file is rewritten canonically and replaced atomically. A sidecar of a newer
+    major, an invalid one and one not at the location its document.path names are refused (exit 1) and
+    left untouched.
     """
     from govern.sidecar.writer import Author, ReplyRequest, reply as write_reply
 
@@ -196,7 +204,8 @@ def reply(document: Path, thread_id: str | None, new_thread: bool, anchor_text: 
                                        anchor_text=anchor_text, near_line=None if line is None else line - 1,
                                        sidecar=sidecar_path))
     verb = "created" if outcome.created else "updated"
-    click.echo(f"{outcome.sidecar}: {verb}; message {outcome.message_id} in thread {outcome.thread_id}")
+    pruned = f" (pruned anchors: {', '.join(outcome.pruned)})" if outcome.pruned else ""
+    click.echo(f"{outcome.sidecar}: {verb}; message {outcome.message_id} in thread {outcome.thread_id}{pruned}")
 
 
 @sidecar.command("codegen")

@@ -1,4 +1,9 @@
-"""Canonical formatting of a sidecar, with optional pruning of anchors nothing refers to."""
+"""Canonical formatting of a sidecar, and the pruning of anchors nothing refers to.
+
+The contract (§3.1): "Anchors referenced by no record are pruned by writers that own the rewrite."
+`reply` and `merge` build the new content, so they own their rewrite and prune. `fmt` only changes the
+layout of content someone else wrote, so it prunes on request (`--prune-anchors`).
+"""
 
 from __future__ import annotations
 
@@ -11,23 +16,39 @@ from govern.sidecar.canonical import canonical_bytes
 
 @dataclass(frozen=True)
 class Formatted:
+    artifact: dict[str, Any]
+    """What is written: the input, less the pruned anchors."""
     content: bytes
     changed: bool
     pruned: tuple[str, ...]
     """Anchor ids removed because no thread, attribution or proposal referred to them."""
 
 
+ANCHOR_REFERENCE = "anchorId"
+
+
 def referenced_anchor_ids(artifact: dict[str, Any]) -> set[str]:
+    """Every `anchorId` anywhere outside the anchors map, unknown sections and fields included.
+
+    A newer minor may add a root section whose records point at anchors (the contract allows new
+    sections within a major); counting their references keeps this writer from destroying their data.
+    """
     referenced: set[str] = set()
-    for section in ("threads", "attributions", "proposals"):
-        for record in artifact.get(section, []):
-            if isinstance(record, dict) and isinstance(record.get("anchorId"), str):
-                referenced.add(record["anchorId"])
+    pending = [value for key, value in artifact.items() if key != "anchors"]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            reference = value.get(ANCHOR_REFERENCE)
+            if isinstance(reference, str):
+                referenced.add(reference)
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
     return referenced
 
 
 def prune_anchors(artifact: dict[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """Drop unreferenced anchors. Only on request: a writer that did not create them may not own them."""
+    """Drop the anchors no record refers to; returns the result and the dropped ids, sorted."""
     referenced = referenced_anchor_ids(artifact)
     pruned = tuple(sorted(key for key in artifact["anchors"] if key not in referenced))
     if not pruned:
@@ -43,4 +64,4 @@ def format_artifact(artifact: dict[str, Any], current: bytes, *, prune: bool = F
     if prune:
         artifact, pruned = prune_anchors(artifact)
     content = canonical_bytes(artifact)
-    return Formatted(content, content != current, pruned)
+    return Formatted(artifact, content, content != current, pruned)

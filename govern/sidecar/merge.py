@@ -1,7 +1,8 @@
 """The contract's deterministic two-way merge of sidecars.
 
-There is no common ancestor: both sides' records are kept (union by key or id), so nothing written on
-either side is lost. Where the same id holds different content a fixed rule picks the winner, and every
+There is no common ancestor: both sides' records are kept (union by key or id), so no record written on
+either side is lost. The merge builds the whole result, so it owns the rewrite and, as the contract's
+§3.1 says of such writers, prunes the anchors no record of the result refers to (and reports them). Where the same id holds different content a fixed rule picks the winner, and every
 such decision is reported. Every rule, including the order of records in the result, is a symmetric
 function of the two sides, so merge(a, b) and merge(b, a) serialize to the same bytes.
 """
@@ -9,16 +10,16 @@ function of the two sides, so merge(a, b) and merge(b, a) serialize to the same 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
-
 from pathlib import Path
+from typing import Any, Callable
 
 from govern.errors import InputError, Problem, Refusal
 from govern.sidecar.canonical import tie_break_key
 from govern.sidecar.contract import FORMAT_MAJOR, KNOWN_KEYS, utf16_key
+from govern.sidecar.fmt import prune_anchors
 from govern.sidecar.load import load_sidecar, require_writable
-from govern.sidecar.validate import validate_artifact
 from govern.sidecar.timestamps import instant_key
+from govern.sidecar.validate import format_major, validate_artifact
 
 TIE_BREAK = "tie-break"
 NEWER_UPDATED_AT = "newer-updatedAt"
@@ -49,12 +50,14 @@ class Divergence:
 class MergeResult:
     merged: dict[str, Any]
     divergences: tuple[Divergence, ...]
+    pruned: tuple[str, ...] = ()
+    """Anchor ids dropped because no record of the result refers to them."""
 
 
 def merge_artifacts(ours: dict[str, Any], theirs: dict[str, Any], *,
                     names: tuple[str, str] = ("ours", "theirs")) -> MergeResult:
     """Merge two valid sidecars. Differing majors, or a major newer than implemented, are refused."""
-    major_ours, major_theirs = ours["schemaVersion"], theirs["schemaVersion"]
+    major_ours, major_theirs = format_major(ours["schemaVersion"]), format_major(theirs["schemaVersion"])
     check_majors(major_ours, major_theirs, names)
     report: list[Divergence] = []
     merged: dict[str, Any] = {"schemaVersion": major_ours}
@@ -69,10 +72,11 @@ def merge_artifacts(ours: dict[str, Any], theirs: dict[str, Any], *,
     unknown_ours = {key: value for key, value in ours.items() if key not in known}
     unknown_theirs = {key: value for key, value in theirs.items() if key not in known}
     merged.update(_merge_map(unknown_ours, unknown_theirs, "root", report))
-    return MergeResult(merged, tuple(report))
+    merged, pruned = prune_anchors(merged)
+    return MergeResult(merged, tuple(report), pruned)
 
 
-def check_majors(major_ours: int, major_theirs: int, names: tuple[str, str]) -> None:
+def check_majors(major_ours: int | None, major_theirs: int | None, names: tuple[str, str]) -> None:
     if major_ours != major_theirs:
         raise Refusal(Problem(
             f"{names[0]}, {names[1]}",
@@ -80,7 +84,7 @@ def check_majors(major_ours: int, major_theirs: int, names: tuple[str, str]) -> 
             "side cannot fully read, nothing was written",
             hint="upgrade the older side's writer, then merge again",
         ))
-    if major_ours > FORMAT_MAJOR:
+    if major_ours is not None and major_ours > FORMAT_MAJOR:
         raise Refusal(Problem(
             f"{names[0]}, {names[1]}",
             f"schemaVersion {major_ours} is newer than the implemented major {FORMAT_MAJOR}; "

@@ -16,6 +16,8 @@ from govern.sidecar.timestamps import has_instant_shape, is_utc_instant
 
 ERROR = "error"
 WARNING = "warning"
+NOTE = "note"
+"""Says what was not checked; never makes a sidecar invalid."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,7 @@ class Finding:
 class Report:
     findings: tuple[Finding, ...]
     major: int | None
-    """The document's schemaVersion when it is an integer, else None."""
+    """The document's schemaVersion when it is an integer (`2.0` is the integer 2), else None."""
 
     @property
     def valid(self) -> bool:
@@ -49,9 +51,7 @@ class Report:
 def validate_artifact(artifact: Any) -> Report:
     findings = list(_schema_findings(artifact))
     findings.extend(_semantic_findings(artifact))
-    major = artifact.get("schemaVersion") if isinstance(artifact, dict) else None
-    if isinstance(major, bool) or not isinstance(major, int):
-        major = None
+    major = format_major(artifact.get("schemaVersion") if isinstance(artifact, dict) else None)
     if major is not None and major > FORMAT_MAJOR:
         findings.insert(0, Finding(
             "newer-major", "/schemaVersion",
@@ -60,6 +60,20 @@ def validate_artifact(artifact: Any) -> Report:
             WARNING,
         ))
     return Report(tuple(findings), major)
+
+
+def format_major(value: Any) -> int | None:
+    """The major a schemaVersion names, or None when it names none.
+
+    JSON has one number type: `2.0` and `2` are the same value (JavaScript, the reference writer, cannot
+    tell them apart, and JSON Schema's `integer` is any number without a fractional part). So `2.0` is
+    major 2, newer than this implementation and read-only, and `1.0` is major 1, written back as `1`.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if isinstance(value, int) else None
 
 
 def _schema_findings(artifact: Any) -> Iterator[Finding]:

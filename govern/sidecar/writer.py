@@ -1,8 +1,10 @@
 """A conforming foreign writer: append a reply to a thread, or start a thread on new anchored text.
 
-It follows the contract's checklist: validate before and after, refuse newer majors and invalid
-files, keep unknown fields, mint fresh uuid-based ids, stamp UTC timestamps with milliseconds, carry
-the author's identity, serialize canonically and replace the file atomically. Clock and id source
+It follows the contract's checklist: validate before and after (the bytes written, read back), refuse
+newer majors, invalid files and a `document.path` that is not the sidecar's key, keep unknown fields,
+mint fresh uuid-based ids, stamp UTC timestamps with milliseconds, carry the author's identity,
+serialize canonically and replace the file atomically. It owns its rewrite, so it prunes the anchors no
+record refers to (contract §3.1). Clock and id source
 are parameters so that tests can pin them.
 """
 
@@ -10,21 +12,20 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import subprocess
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, Callable
 
 from govern.errors import InputError, Problem, Refusal
-from govern.fsio import atomic_write_bytes, read_text
+from govern.fsio import read_text
 from govern.sidecar.anchor import build_fingerprint, locate_text
-from govern.sidecar.canonical import canonical_bytes
-from govern.sidecar.contract import ANCHOR_PREFIX, FORMAT_MAJOR, MESSAGE_PREFIX, RECORD_SECTIONS, SIDECAR_DIR
-from govern.sidecar.load import Sidecar, load_sidecar, require_writable
+from govern.sidecar.contract import ANCHOR_PREFIX, FORMAT_MAJOR, MESSAGE_PREFIX, RECORD_SECTIONS
+from govern.sidecar.fmt import prune_anchors
+from govern.sidecar.load import Sidecar, check_sidecar, load_sidecar, require_writable, write_sidecar
+from govern.sidecar.location import document_key, find_repo_root, git, sidecar_path_for
 from govern.sidecar.timestamps import format_instant
-from govern.sidecar.validate import validate_artifact
 
 
 def _utc_now() -> datetime:
@@ -96,39 +97,8 @@ def check_author(author: Author) -> None:
         raise InputError(problems)
 
 
-def _git(directory: Path, *arguments: str) -> str | None:
-    try:
-        completed = subprocess.run(["git", *arguments], cwd=directory, capture_output=True, text=True, check=False)
-    except OSError:
-        return None
-    value = completed.stdout.strip()
-    return value if completed.returncode == 0 and value else None
-
-
-def find_repo_root(start: Path) -> Path | None:
-    directory = start if start.is_dir() else start.parent
-    root = _git(directory, "rev-parse", "--show-toplevel")
-    return Path(root) if root else None
-
-
 def git_identity(directory: Path) -> tuple[str | None, str | None]:
-    return _git(directory, "config", "user.name"), _git(directory, "config", "user.email")
-
-
-def document_key(document: Path, repo_root: Path | None) -> str:
-    """The repository-relative path that names the document (and its sidecar)."""
-    if repo_root is None:
-        return PurePosixPath(*document.parts).as_posix()
-    try:
-        relative = document.resolve().relative_to(repo_root.resolve())
-    except ValueError:
-        raise InputError(Problem(str(document), f"is outside the repository {repo_root}",
-                                 hint="pass --sidecar to say where its sidecar lives")) from None
-    return relative.as_posix()
-
-
-def sidecar_path_for(key: str, repo_root: Path) -> Path:
-    return repo_root / SIDECAR_DIR / (key + ".json")
+    return git(directory, "config", "user.name"), git(directory, "config", "user.email")
 
 
 def empty_sidecar(key: str) -> dict[str, Any]:
@@ -177,6 +147,8 @@ class ReplyOutcome:
     message_id: str
     created: bool
     """True when the sidecar did not exist before."""
+    pruned: tuple[str, ...] = ()
+    """Anchor ids dropped because no record refers to them."""
 
 
 @dataclass(frozen=True)
@@ -231,8 +203,9 @@ def reply(request: ReplyRequest) -> ReplyOutcome:
         updated, thread_id, message_id = start_thread(artifact, document_text, request.anchor_text or "",
                                                       request.body, author, request.minting,
                                                       request.near_line)
-    after = Sidecar(path, updated, validate_artifact(updated))
-    # Validating the result too means a fault in this writer can never reach the file.
-    require_writable(after, "write the updated")
-    atomic_write_bytes(path, canonical_bytes(updated))
-    return ReplyOutcome(path, thread_id, message_id, created)
+    updated, pruned = prune_anchors(updated)
+    # Validating the result before writing names the rule a fault of this writer broke; write_sidecar then
+    # validates the bytes that reached the disk.
+    require_writable(Sidecar(path, updated, check_sidecar(updated, path)), "write the updated")
+    write_sidecar(path, updated)
+    return ReplyOutcome(path, thread_id, message_id, created, pruned)

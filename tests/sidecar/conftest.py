@@ -32,7 +32,11 @@ EXAMPLES = REPO_ROOT / "schemas" / "examples" / "sidecar"
 
 # Unknown names carry a prefix no known key has, so they can never collide with one.
 unknown_names = st.text(alphabet="abcdefgé_Z", min_size=1, max_size=6).map(lambda text: "x-" + text)
-json_scalars = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8)
+# Numbers include integral floats (`1.0`), tiny and huge magnitudes and -0.0: JSON does not tell `1`
+# from `1.0`, so neither may the canonical bytes or the merge.
+json_numbers = (st.integers(-10**6, 10**6) | st.integers(-10**6, 10**6).map(float)
+                | st.floats(allow_nan=False, allow_infinity=False) | st.integers(-2**53, 2**53))
+json_scalars = st.none() | st.booleans() | json_numbers | st.text(max_size=8)
 json_values = st.recursive(
     json_scalars,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
@@ -79,7 +83,7 @@ def sidecars(draw: Any, major: int = 1, least: int = 0) -> dict[str, Any]:
     anchors = {
         key: _with_unknown(draw, {"fingerprint": _with_unknown(draw, {
             "text": draw(st.sampled_from(["alpha", "beta"])), "before": draw(texts), "after": draw(texts),
-            "lineHint": draw(st.integers(0, 5))}, least)}, least)
+            "lineHint": draw(st.integers(0, 5) | st.integers(0, 5).map(float))}, least)}, least)
         for key in anchor_keys
     }
     anchor_ids = st.sampled_from(anchor_keys)
