@@ -162,3 +162,15 @@ def git_repo(tmp_path: Path) -> Path:
                     ["git", "config", "user.email", "ana@example.org"]):
         subprocess.run(command, cwd=repo, check=True, capture_output=True)
     return repo
+
+
+SPEC_DOCUMENT = "# Spec\n\nThe cache keeps entries.\nThe cache expires.\n"
+
+
+@pytest.fixture
+def document(git_repo: Path) -> Path:
+    """`docs/spec.md` in a fresh git repository; its sidecar is `.threads/docs/spec.md.json`."""
+    path = git_repo / "docs" / "spec.md"
+    path.parent.mkdir()
+    path.write_text(SPEC_DOCUMENT, encoding="utf-8")
+    return path

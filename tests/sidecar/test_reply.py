@@ -16,21 +16,12 @@ from govern.sidecar.validate import validate_artifact
 from govern.sidecar.writer import Author, Minting, ReplyRequest, reply
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "schemas" / "examples" / "sidecar"
-DOC = "# Spec\n\nThe cache keeps entries.\nThe cache expires.\n"
 
 
 def _pinned() -> Minting:
     counter = itertools.count(1)
     return Minting(now=lambda: datetime(2026, 6, 10, 9, 15, 0, 123456, tzinfo=timezone.utc),
                    new_uuid=lambda: f"00000000-0000-4000-8000-{next(counter):012d}")
-
-
-@pytest.fixture
-def document(git_repo: Path) -> Path:
-    path = git_repo / "docs" / "spec.md"
-    path.parent.mkdir()
-    path.write_text(DOC, encoding="utf-8")
-    return path
 
 
 def test_new_thread_creates_the_sidecar_exactly(document, git_repo):

@@ -12,7 +12,6 @@ from govern.cli import cli
 from govern.sidecar import canonical
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "schemas" / "examples" / "sidecar"
-DOC = "# Spec\n\nThe cache keeps entries.\n"
 
 
 def _example(name: str) -> dict:
@@ -20,10 +19,7 @@ def _example(name: str) -> dict:
 
 
 @pytest.fixture
-def repo(git_repo: Path) -> Path:
-    document = git_repo / "docs" / "spec.md"
-    document.parent.mkdir()
-    document.write_text(DOC, encoding="utf-8")
+def repo(git_repo: Path, document: Path) -> Path:
     return git_repo
 
 
