@@ -191,3 +191,38 @@ def test_an_anchor_referenced_from_an_unknown_section_is_kept(runner, repo, writ
     other = write_json("other.json", data)
     result = runner.invoke(cli, ["sidecar", "fmt", "--prune-anchors", str(other)])
     assert result.exit_code == 0 and "pruned" not in result.stdout
+
+
+# --- unknown values that cannot round-trip are refused when read -----------------------------------
+
+UNREPRESENTABLE = [
+    ("1e400", "beyond the range of an IEEE double"),
+    ("-1E+400", "beyond the range of an IEEE double"),
+    ("1e-400", "too small for an IEEE double"),
+    ("1" + "0" * 400, "too large for an IEEE double"),
+    ('"\\ud800"', "lone UTF-16 surrogate"),
+    ('{"deep": ["x\\udc00y"]}', "lone UTF-16 surrogate"),
+]
+
+
+@pytest.mark.parametrize("value,reason", UNREPRESENTABLE)
+def test_an_unknown_value_that_cannot_round_trip_is_refused_and_left_alone(runner, repo, value, reason):
+    canonical_text_of_example = json.dumps(_example("valid/full-featured.json"), indent=2)
+    text = canonical_text_of_example.replace('"schemaVersion": 1,', f'"schemaVersion": 1,\n  "x-value": {value},')
+    path = repo / ".threads" / "docs" / "spec.md.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(text, encoding="utf-8")
+    before = path.read_bytes()
+    other = repo / "other.json"
+    other.write_text(canonical_text_of_example, encoding="utf-8")
+    for arguments in (["validate", str(path)], ["fmt", str(path)], ["fmt", "--check", str(path)],
+                      ["merge", str(other), str(path)], ["merge", str(other), str(path), "-o", str(repo / "out.json")],
+                      ["merge-driver", str(other), str(other), str(path)]):
+        result = runner.invoke(cli, ["sidecar", *arguments])
+        assert result.exit_code == 2, (arguments, result.output)
+        assert f"{path}:3:" in result.stderr and reason in result.stderr
+    result = _reply(runner, repo, "--new-thread", "--anchor-text", "cache")
+    assert result.exit_code == 2 and reason in result.stderr
+    assert path.read_bytes() == before
+    assert other.read_text(encoding="utf-8") == canonical_text_of_example
+    assert not (repo / "out.json").exists()
