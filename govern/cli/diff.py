@@ -5,18 +5,7 @@ from pathlib import Path
 
 import click
 
-from govern.cli._common import load_project, project_option, reports_errors
-
-
-def witness_options(command):
-    """--witness and --witness-budget, shared by the commands that can show witness documents."""
-    command = click.option("--witness-budget", "witness_budget", type=click.FloatRange(min=1, min_open=False),
-                           default=200, show_default=True, metavar="MS",
-                           help="Search time per change, in milliseconds.")(command)
-    return click.option("--witness", "witness", is_flag=True,
-                        help="For each breaking change, show a document the writing side accepts and the reading "
-                             "side rejects, confirmed with jsonschema; report same-version verdicts such a "
-                             "document breaks (unsound-verdict, exit 1).")(command)
+from govern.cli._common import load_project, project_option, reports_errors, witness_options
 
 
 @click.command()

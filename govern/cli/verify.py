@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from govern.cli._common import load_project, project_option, reports_errors
+from govern.cli._common import load_project, project_option, reports_errors, witness_options
 
 
 @click.command()
@@ -16,9 +16,10 @@ from govern.cli._common import load_project, project_option, reports_errors
 @click.option("--lang", "language", type=click.Choice(["en", "zh"]), default="en", show_default=True,
               help="Language of the messages, fixes and headings in every format (en English, zh Chinese); "
                    "finding ids, paths and the JSON keys stay the same.")
+@witness_options
 @project_option
 @reports_errors
-def verify(output_format: str, language: str, project: Path | None) -> None:
+def verify(output_format: str, language: str, witness: bool, witness_budget: float, project: Path | None) -> None:
     """Check the whole record history against the current source (for CI).
 
     Checks: record syntax and slugs; English and Chinese declarations equal; consistency records current
@@ -28,6 +29,10 @@ def verify(output_format: str, language: str, project: Path | None) -> None:
     declared decisions at least the inferred ones; version-bumps raise the format version; generated
     files current. All findings are reported together.
 
+    With --witness, every record entry declared same-version is also searched for a document that breaks
+    a direction it promises (an unsound-verdict finding), and the report shows the witness documents of
+    the breaking changes not yet acknowledged (text, json "witnesses", markdown collapsed blocks).
+
     Exit 0 when clean, 1 with findings, 2 when a source cannot be read.
     """
     from govern.report.render import render
@@ -35,10 +40,18 @@ def verify(output_format: str, language: str, project: Path | None) -> None:
 
     config = load_project(project)
     findings, inventory, history = verify_project(config)
+    pending = None
+    if witness:
+        from govern.verify.findings import Finding
+        from govern.witness.history import history_witnesses
+
+        found = history_witnesses(config, history, list(inventory.graphs), witness_budget)
+        findings = sorted(set(findings) | set(found.findings), key=Finding.sort_key)
+        pending = found.pending
     suggestion = None
     if output_format == "markdown" and any(f.id.startswith("unacknowledged") for f in findings):
         from govern.records.create import suggest_record
 
         suggestion = suggest_record(config, history, list(inventory.graphs))
-    click.echo(render(findings, output_format, suggestion=suggestion, language=language), nl=False)
+    click.echo(render(findings, output_format, suggestion=suggestion, language=language, witnesses=pending), nl=False)
     sys.exit(1 if findings else 0)

@@ -38,11 +38,20 @@ LABELS = {
 }
 
 
-def render(findings: list[Finding], output_format: str, *, suggestion=None, language: str = "en") -> str:
+def render(findings: list[Finding], output_format: str, *, suggestion=None, language: str = "en",
+           witnesses=None) -> str:
+    """`witnesses` (verify --witness): the pending breaking changes' witness documents, shown after the findings
+    in text, json and markdown."""
     if output_format == "markdown":
-        return render_markdown(findings, suggestion, language=language)
-    return {"text": render_text, "json": render_json, "github": render_github,
-            "sarif": render_sarif}[output_format](findings, language=language)
+        text = render_markdown(findings, suggestion, language=language)
+    else:
+        text = {"text": render_text, "json": render_json, "github": render_github,
+                "sarif": render_sarif}[output_format](findings, language=language)
+    if witnesses is not None:
+        from govern.witness.render import with_pending
+
+        text = with_pending(text, output_format, witnesses, language)
+    return text
 
 
 def _where(finding: Finding) -> str:

@@ -25,6 +25,8 @@ LABELS = {
         "without": "without a witness (candidates for a more precise rule):",
         "md-summary": "Witness: a document that {accepted_by} accepts and {rejected_by} rejects ({direction})",
         "md-reason": "Rejected at `{at}`: {reason}",
+        "pending": "witnesses of the unacknowledged breaking changes:",
+        "md-pending": "#### Witnesses of the unacknowledged breaking changes",
     },
     "zh": {
         "witness": "见证文档（{direction}）：{document}",
@@ -34,6 +36,8 @@ LABELS = {
         "without": "没有见证文档的变更（可考虑更精确的规则）：",
         "md-summary": "见证文档：{accepted_by} 接受、{rejected_by} 拒绝的文档（{direction}）",
         "md-reason": "在 `{at}` 被拒绝：{reason}",
+        "pending": "尚未确认的破坏性变更的见证文档：",
+        "md-pending": "#### 尚未确认的破坏性变更的见证文档",
     },
 }
 
@@ -111,3 +115,35 @@ def markdown_block(witness: Witness, language: str = "en") -> str:
     body = json.dumps(witness.document, ensure_ascii=False, indent=2)
     reason = labels["md-reason"].format(at=witness.at or "/", reason=witness.reason.replace("|", "\\|"))
     return f"<details><summary>{summary}</summary>\n\n```json\n{body}\n```\n\n{reason}\n\n</details>"
+
+
+def _change_head(entry: ChangeWitness) -> str:
+    return f"{entry.root} {entry.change.path or '/'}  {entry.change.kind} ({entry.change.rule})"
+
+
+def with_pending(text: str, output_format: str, pending, language: str = "en") -> str:
+    """A verify report with the witnesses of the pending breaking changes after its findings."""
+    labels = LABELS[language]
+    if not pending or output_format not in ("text", "json", "markdown"):
+        return text
+    if output_format == "json":
+        document = json.loads(text)
+        document["witnesses"] = [{**entry.change_json(), **entry.to_json()} for entry in pending]
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if output_format == "text":
+        lines = [labels["pending"]]
+        for entry in pending:
+            lines.append(f"  {_change_head(entry)}")
+            if entry.witness is None:
+                lines.append(f"    {labels['none'].format(status=entry.status)}")
+            else:
+                lines.extend(f"    {line}" for line in witness_lines(entry.witness, language))
+        return text + "\n".join(lines) + "\n"
+    blocks = [labels["md-pending"]]
+    for entry in pending:
+        head = f"`{entry.root}` `{entry.change.path or '/'}` {entry.change.kind} (`{entry.change.rule}`)"
+        if entry.witness is None:
+            blocks.append(f"{head}: {labels['none'].format(status=entry.status)}")
+        else:
+            blocks.append(f"{head}\n\n{markdown_block(entry.witness, language)}")
+    return text + "\n" + "\n\n".join(blocks) + "\n"

@@ -67,6 +67,11 @@ class ChangeWitness:
     def to_json(self) -> dict:
         return {"witness": self.witness.to_json() if self.witness else None, "witness_search": self.status}
 
+    def change_json(self) -> dict:
+        """Which change this is, for lists outside the change's own entry."""
+        return {"root": self.root, "path": self.change.path, "kind": self.change.kind, "rule": self.change.rule,
+                "breaks": list(self.change.breaks), "witness_search": self.status}
+
 
 @dataclass(frozen=True)
 class WitnessReport:
@@ -93,13 +98,8 @@ class WitnessReport:
 
     def summary_json(self) -> dict:
         return {"breaking": len(self.breaking), "witnessed": len(self.witnessed),
-                "without_witness": [_entry_json(entry) for entry in self.without_witness],
-                "unsound": [{**_entry_json(entry), "witness": entry.witness.to_json()} for entry in self.unsound]}
-
-
-def _entry_json(entry: ChangeWitness) -> dict:
-    return {"root": entry.root, "path": entry.change.path, "kind": entry.change.kind, "rule": entry.change.rule,
-            "breaks": list(entry.change.breaks), "witness_search": entry.status}
+                "without_witness": [entry.change_json() for entry in self.without_witness],
+                "unsound": [{**entry.change_json(), "witness": entry.witness.to_json()} for entry in self.unsound]}
 
 
 class _Root:
