@@ -4,7 +4,7 @@ from pathlib import Path
 
 import click
 
-from govern.cli._common import load_project, project_option, reports_errors
+from govern.cli._common import load_project, project_option, reports_errors, witness_options
 
 DECISION = click.Choice(["same-version", "version-bump"])
 
@@ -22,20 +22,23 @@ def record() -> None:
 @click.option("--decision", type=DECISION, default=None,
               help="Assert the decision; weaker than the inferred minimum is refused. Default: the inferred one.")
 @click.option("--date", "date", default=None, metavar="YYYY-MM-DD", help="The record date (default: today).")
+@witness_options
 @project_option
 @reports_errors
-def new(slug: str, prose_path: Path, decision: str | None, date: str | None, project: Path | None) -> None:
+def new(slug: str, prose_path: Path, decision: str | None, date: str | None, witness: bool, witness_budget: float,
+        project: Path | None) -> None:
     """Record every root whose digest differs from its latest record, as records/DATE-SLUG.*.
 
     With no record yet, writes the baseline: the complete initial inventory. A version-bump must raise the
     source's format version in the same change; a same-version record needs compatibility prose in both
     languages. Refusals write nothing; an existing record is never overwritten. The inventory and the
-    catalog pair are regenerated with the record.
+    catalog pair are regenerated with the record. With --witness, each breaking change listed under
+    "Detected changes" carries a witness document (collapsed) in every language.
     """
     from govern.records.create import create_record
 
     config = load_project(project)
-    plan = create_record(config, slug, prose_path, decision, date)
+    plan = create_record(config, slug, prose_path, decision, date, witness_budget if witness else None)
     for entry in plan.declaration.entries:
         after = entry.after or "tombstone"
         click.echo(f"{entry.root}: {entry.decision} ({entry.predecessor or 'no predecessor'} -> {after})")
@@ -66,17 +69,20 @@ def prose(project: Path | None) -> None:
 @click.option("--prose", "prose_path", type=click.Path(path_type=Path), default=None,
               help="New prose (default: keep the record's current prose).")
 @click.option("--decision", type=DECISION, default=None, help="Assert the decision, as for `record new`.")
+@witness_options
 @project_option
 @reports_errors
-def refresh(record_id: str, prose_path: Path | None, decision: str | None, project: Path | None) -> None:
+def refresh(record_id: str, prose_path: Path | None, decision: str | None, witness: bool, witness_budget: float,
+            project: Path | None) -> None:
     """Regenerate an unaccepted terminal record against the current source.
 
     Refused for the baseline and for any record that another record depends on (accepted history).
+    --witness embeds witness documents, as for `record new`.
     """
     from govern.records.create import refresh_record
 
     config = load_project(project)
-    plan = refresh_record(config, record_id, prose_path, decision)
+    plan = refresh_record(config, record_id, prose_path, decision, witness_budget if witness else None)
     click.echo(f"refreshed {plan.record_id}")
 
 

@@ -91,7 +91,9 @@ def raises_format_version(before: Any, after: Any) -> bool:
         return False
 
 
-def render_changes(results: list[RootDiff], language: str) -> str:
+def render_changes(results: list[RootDiff], language: str, witnesses=None) -> str:
+    """The detected changes as a list; with `witnesses` (a witness report), each breaking change that has a
+    witness document carries it in a collapsed block."""
     from govern.classify.rules import RULES_BY_ID
 
     labels = CHANGE_LABELS.get(language, CHANGE_LABELS["en"])
@@ -103,7 +105,7 @@ def render_changes(results: list[RootDiff], language: str) -> str:
         elif result.decision == REMOVED:
             head += f" ({labels['removed']})"
         lines.append(head)
-        for change in result.changes:
+        for index, change in enumerate(result.changes):
             if change.kind in ("root-added", "root-removed"):
                 continue
             rule = RULES_BY_ID[change.rule]
@@ -112,15 +114,21 @@ def render_changes(results: list[RootDiff], language: str) -> str:
             breaks = f"; {labels['breaks']}: {', '.join(change.breaks)}" if change.breaks else ""
             lines.append(f"  - `{change.path or '/'}` {change.kind}{' (' + details + ')' if details else ''}: "
                          f"{change.decision}, {labels['rule']} `{change.rule}`{breaks}. {purpose}")
+            entry = witnesses.of(result.root, index) if witnesses is not None else None
+            if entry is not None and entry.status == "found":
+                from govern.witness.render import markdown_block
+
+                block = markdown_block(entry.witness, language)
+                lines += ["", *(f"    {line}" if line else "" for line in block.split("\n")), ""]
     return "\n".join(lines) if lines else labels["none"]
 
 
 def render_record(config: Config, declaration: Declaration, prose: dict[str, dict[str, str]],
-                  results: list[RootDiff], language: str) -> str:
+                  results: list[RootDiff], language: str, witnesses=None) -> str:
     from govern.records.templates import load_template, record_template_name
 
     template = load_template(config, record_template_name(language))
-    values = {"declaration": declaration_yaml(declaration), "changes": render_changes(results, language)}
+    values = {"declaration": declaration_yaml(declaration), "changes": render_changes(results, language, witnesses)}
     for key in PROSE_KEYS:
         values[key] = prose[language][key] or "-"
     missing = [name for name in values if "{{" + name + "}}" not in template.text]
@@ -144,7 +152,9 @@ def _prose_from_record(prose: dict[str, Prose], languages: tuple[str, ...]) -> d
 
 
 def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | None, decision: str | None = None,
-                date: str | None = None, *, replacing: str | None = None, today: _dt.date | None = None) -> Plan:
+                date: str | None = None, *, replacing: str | None = None, today: _dt.date | None = None,
+                witness_budget: float | None = None) -> Plan:
+    """`witness_budget` (milliseconds): embed a witness document under each breaking detected change."""
     from govern.extract import generated_files
     from govern.sources.load import load_configured
 
@@ -211,7 +221,13 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
     snapshot = snapshot_document(record_id, current, present, {r: e.digest for r, e in inventory.roots.items()})
     folder = config.path(config.records_dir)
     languages = config.languages
-    texts = {language: render_record(config, declaration, prose, results, language) for language in languages}
+    witnesses = None
+    if witness_budget is not None:
+        from govern.witness.search import find_witnesses
+
+        witnesses = find_witnesses(results, old, current, witness_budget)
+    texts = {language: render_record(config, declaration, prose, results, language, witnesses)
+             for language in languages}
     parsed = {language: parse_prose(split_front_matter(texts[language])[1]) for language in languages}
     files = {folder / f"{record_id}{record_suffix(language, languages)}": texts[language] for language in languages}
     files[folder / f"{record_id}{record_suffix('i18n')}"] = consistency_yaml(declaration, parsed, languages)
@@ -234,14 +250,15 @@ def _without(history: History, record_id: str) -> History:
 
 
 def create_record(config: Config, slug: str, prose_path: Path, decision: str | None = None,
-                  date: str | None = None) -> Plan:
-    plan = plan_record(config, slug, read_prose_input(prose_path, config.languages), decision, date)
+                  date: str | None = None, witness_budget: float | None = None) -> Plan:
+    plan = plan_record(config, slug, read_prose_input(prose_path, config.languages), decision, date,
+                       witness_budget=witness_budget)
     atomic_write_many(plan.files)
     return plan
 
 
 def refresh_record(config: Config, record_id: str, prose_path: Path | None = None,
-                   decision: str | None = None) -> Plan:
+                   decision: str | None = None, witness_budget: float | None = None) -> Plan:
     history = load_history(config)
     record = history.records.get(record_id)
     if record is None:
@@ -263,7 +280,8 @@ def refresh_record(config: Config, record_id: str, prose_path: Path | None = Non
     prose = read_prose_input(prose_path, config.languages) if prose_path else \
         _prose_from_record(record.prose, config.languages)
     # The id keeps its date and slug: a refresh regenerates the same record, it never renames it.
-    plan = plan_record(config, record_id[11:], prose, decision, record_id[:10], replacing=record_id)
+    plan = plan_record(config, record_id[11:], prose, decision, record_id[:10], replacing=record_id,
+                       witness_budget=witness_budget)
     atomic_write_many(plan.files)
     return plan
 

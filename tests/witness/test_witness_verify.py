@@ -76,3 +76,21 @@ def test_a_record_declared_same_version_that_a_document_breaks_is_an_unsound_ver
     assert finding["path"] == "records/2026-12-01-tighten-line-hint.md"
     assert finding["message"].startswith(f"sidecar:Artifact: the same-version change at {LINE_HINT} "
                                          "(constraint-changed) breaks old-data-new-readers: the old schema accepts")
+
+
+def test_a_record_embeds_the_witness_of_each_breaking_change_in_every_language(project):
+    tighten_line_hint(project)
+    project.edit_json(SIDECAR, lambda d: d["properties"]["schemaVersion"].__setitem__("x-persistence-version", 2))
+    result = project.new_record("tighten-line-hint", "2026-12-01", "--witness")
+    assert result.exit_code == 0, result.output
+    english = project.record("2026-12-01-tighten-line-hint").read_text(encoding="utf-8")
+    chinese = project.record("2026-12-01-tighten-line-hint", "zh").read_text(encoding="utf-8")
+    detected_en = english.split("## Detected changes", 1)[1]
+    assert "    <details><summary>Witness: a document that old accepts and new rejects (old-data-new-readers)" \
+           "</summary>" in detected_en
+    assert '            "lineHint": 0' in detected_en
+    assert "    Rejected at `/anchors/key/fingerprint/lineHint`: 0 is less than the minimum of 1" in detected_en
+    assert "    <details><summary>见证文档：old 接受、new 拒绝的文档（old-data-new-readers）</summary>" in chinese
+    # The writer constant changed too: no validator can show that, so it carries no block.
+    assert english.count("<details>") == chinese.count("<details>") == 1
+    assert project.verify().exit_code == 0
