@@ -1,14 +1,18 @@
-"""The generated views of a project: inventory and catalog pair, written together or checked."""
+"""The generated views of a project: inventory, catalog pair and format references, written together or checked."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from govern.config import Config
 from govern.fsio import atomic_write_many
 from govern.model.inventory import Inventory, build_inventory, inventory_json
 from govern.sources.load import load_configured
+
+if TYPE_CHECKING:
+    from govern.records.history import History
 
 
 @dataclass(frozen=True)
@@ -27,29 +31,60 @@ def current_inventory(config: Config) -> Inventory:
     return build_inventory(load_configured(config))
 
 
-CATALOG_FILES = {"en": "catalog.md", "zh": "catalog.zh.md"}  # the languages a catalog is rendered in
+def generated_files(config: Config, inventory: Inventory, history: "History | None" = None) -> list[GeneratedFile]:
+    """The inventory, the catalog pair and the format references, from the sources and the record history.
 
+    `history` defaults to the records on disk; record creation passes the history including the record it
+    is about to write, so everything is written together.
+    """
+    from govern.catalog.render import page_languages, page_name, render_catalog
+    from govern.records.history import load_history
 
-def catalog_languages(config: Config) -> list[str]:
-    """The configured languages govern renders catalogs in; English when it renders none of them."""
-    return [language for language in config.languages if language in CATALOG_FILES] or ["en"]
-
-
-def generated_files(config: Config, inventory: Inventory) -> list[GeneratedFile]:
-    from govern.catalog.render import render_catalog
-
+    history = history if history is not None else load_history(config)
     schemas = config.path(config.schemas_dir)
-    catalogs = [GeneratedFile(schemas / CATALOG_FILES[language], render_catalog(inventory, language))
-                for language in sorted(catalog_languages(config), key=list(CATALOG_FILES).index)]
-    return [GeneratedFile(schemas / "inventory.json", inventory_json(inventory)), *catalogs]
+    records = config.path(config.records_dir)
+    languages = tuple(config.languages)
+    formats = format_reference_files(config, history)
+    files = [GeneratedFile(schemas / "inventory.json", inventory_json(inventory))]
+    for language in page_languages(languages):
+        files.append(GeneratedFile(schemas / page_name("catalog", language),
+                                   render_catalog(inventory, language, history, schemas, records, languages,
+                                                  formats_index=bool(formats))))
+    return files + formats
+
+
+def format_reference_files(config: Config, history: "History | None" = None) -> list[GeneratedFile]:
+    """The format references alone: they depend on the records only, never on the current sources."""
+    from govern.catalog.formats import format_files
+    from govern.catalog.render import FORMATS_FOLDER
+    from govern.records.history import load_history
+
+    history = history if history is not None else load_history(config)
+    formats = format_files(config.path(config.schemas_dir) / FORMATS_FOLDER, config.path(config.records_dir),
+                           history, tuple(config.languages))
+    return [GeneratedFile(path, text) for path, text in sorted(formats.items())]
+
+
+def obsolete_files(config: Config, files: list[GeneratedFile]) -> list[Path]:
+    """Files in the format references folder that generation no longer produces (a format no longer reached)."""
+    from govern.catalog.render import FORMATS_FOLDER
+
+    folder = config.path(config.schemas_dir) / FORMATS_FOLDER
+    if not folder.is_dir():
+        return []
+    wanted = {generated.path for generated in files}
+    return sorted(path for path in folder.iterdir()
+                  if path.is_file() and path.suffix in (".json", ".md") and path not in wanted)
 
 
 def stale_files(files: list[GeneratedFile]) -> list[GeneratedFile]:
     return [generated for generated in files if not generated.is_current()]
 
 
-def write_files(files: list[GeneratedFile]) -> list[GeneratedFile]:
-    """Write the stale files atomically (all or none) and return them."""
+def write_files(files: list[GeneratedFile], obsolete: list[Path] = ()) -> list[GeneratedFile]:
+    """Write the stale files atomically (all or none), then remove obsolete ones; return the written files."""
     stale = stale_files(files)
     atomic_write_many({generated.path: generated.text for generated in stale})
+    for path in obsolete:
+        path.unlink(missing_ok=True)
     return stale

@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "digests": ("govern.cli.digests", "digests", "Print the digest of every root (configured, or of files given)."),
     "diff": ("govern.cli.diff", "diff", "Classify structural changes against the last record, or between two files."),
     "record": ("govern.cli.record", "record", "Create, refresh and sync dated bilingual change records."),
+    "formats": ("govern.cli.formats", "formats", "Write a complete schema per source and format version from the records."),
     "verify": ("govern.cli.verify", "verify", "Check the whole record history against the current source (for CI)."),
     "sidecar": ("govern.cli.sidecar", "sidecar", "Validate, format, merge and append to coauthoring sidecars."),
 }

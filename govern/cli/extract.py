@@ -13,20 +13,32 @@ from govern.cli._common import load_project, project_option, reports_errors
 @project_option
 @reports_errors
 def extract(check: bool, project: Path | None) -> None:
-    """Write schemas/inventory.json and the catalog pair (catalog.md, catalog.zh.md).
+    """Write schemas/inventory.json, the catalog pair and the format references.
 
-    Reads every source configured in [tool.govern] of pyproject.toml. With --check (for CI), nothing is
+    Reads every source configured in [tool.govern] of pyproject.toml and the record history: the catalog
+    (catalog.md, catalog.zh.md) lists each root's records, and schemas/formats/ holds a complete schema
+    per source and format version (what `govern formats` writes). With --check (for CI), nothing is
     written and the exit code says whether the generated files are current.
     """
-    from govern.extract import current_inventory, generated_files, stale_files, write_files
+    from govern.extract import current_inventory, generated_files
 
     config = load_project(project)
-    files = generated_files(config, current_inventory(config))
+    sys.exit(write_generated(config, generated_files(config, current_inventory(config)), check))
+
+
+def write_generated(config, files, check: bool) -> int:
+    """Write (or with `check`, name) the stale and obsolete generated files. Returns the exit code."""
+    from govern.extract import obsolete_files, stale_files, write_files
+
+    obsolete = obsolete_files(config, files)
+    relative = lambda path: path.relative_to(config.project_root).as_posix()  # noqa: E731
     if check:
-        stale = stale_files(files)
-        for generated in stale:
-            click.echo(f"stale: {generated.path.relative_to(config.project_root).as_posix()} "
-                       "(run `govern extract` to regenerate it)", err=True)
-        sys.exit(1 if stale else 0)
-    for generated in write_files(files):
-        click.echo(f"wrote {generated.path.relative_to(config.project_root).as_posix()}")
+        stale = [generated.path for generated in stale_files(files)] + obsolete
+        for path in stale:
+            click.echo(f"stale: {relative(path)} (run `govern extract` to regenerate it)", err=True)
+        return 1 if stale else 0
+    for generated in write_files(files, obsolete):
+        click.echo(f"wrote {relative(generated.path)}")
+    for path in obsolete:
+        click.echo(f"removed {relative(path)}")
+    return 0

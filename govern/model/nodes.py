@@ -56,6 +56,8 @@ class Property:
     required: bool
     # Declared forbidden by name (x-persistence-reserved): readers reject it, the digest keeps it.
     reserved: bool = False
+    # The source's description, for the catalog: an annotation, so it takes no part in equality or digests.
+    description: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from govern.records.format import (
     LANGUAGES, PROSE_KEYS, SLUG_PATTERN, Declaration, Entry, Prose, consistency_yaml,
     declaration_yaml, parse_prose, record_suffix, split_front_matter,
 )
-from govern.records.history import History, load_history, recorded_graphs
+from govern.records.history import History, Record, build_history, load_history, recorded_graphs
 from govern.records.snapshot import snapshot_document, snapshot_text
 
 CHANGE_LABELS = {
@@ -232,7 +232,11 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
     files = {folder / f"{record_id}{record_suffix(language, languages)}": texts[language] for language in languages}
     files[folder / f"{record_id}{record_suffix('i18n')}"] = consistency_yaml(declaration, parsed, languages)
     files[folder / f"{record_id}{record_suffix('schema')}"] = snapshot_text(snapshot)
-    for generated in generated_files(config, inventory):
+    # The generated views (catalog history, format references) include the record about to be written.
+    planned = Record(record_id, folder, config.project_root, declarations={language: declaration for language in languages},
+                     snapshot_bytes=files[folder / f"{record_id}{record_suffix('schema')}"].encode("utf-8"),
+                     languages=languages)
+    for generated in generated_files(config, inventory, build_history({**history.records, record_id: planned})):
         files[generated.path] = generated.text
     return Plan(record_id, declaration, files, tuple(results))
 

@@ -144,6 +144,29 @@ class History:
                 if not self.successors.get((record_id, root))]
         return max(ends) if ends else None
 
+    def ordered(self) -> list[Record]:
+        """Readable records, every predecessor before its successors; ids break ties (dates lead ids).
+
+        Records caught in a cycle (a finding of their own) follow in id order, so the order is total.
+        """
+        readable = {record_id: record for record_id, record in self.records.items() if record.declaration}
+        waiting = {record_id: {entry.predecessor for entry in record.declaration.entries
+                               if entry.predecessor in readable and entry.predecessor != record_id}
+                   for record_id, record in readable.items()}
+        order: list[str] = []
+        ready = sorted(record_id for record_id, before in waiting.items() if not before)
+        while ready:
+            current = ready.pop(0)
+            order.append(current)
+            for record_id, before in waiting.items():
+                if current in before:
+                    before.discard(current)
+                    if not before and record_id not in order:
+                        ready.append(record_id)
+            ready.sort()
+        order += sorted(set(readable) - set(order))
+        return [readable[record_id] for record_id in order]
+
     def dependants(self, record_id: str) -> list[str]:
         found = set()
         for (predecessor, _), successors in self.successors.items():
@@ -154,8 +177,12 @@ class History:
 
 def load_history(config: Config) -> History:
     folder = config.path(config.records_dir)
-    records = {record_id: load_record(folder, record_id, config.project_root, config.languages)
-               for record_id in record_ids(folder)}
+    return build_history({record_id: load_record(folder, record_id, config.project_root, config.languages)
+                          for record_id in record_ids(folder)})
+
+
+def build_history(records: dict[str, Record]) -> History:
+    """Arrange records (read from disk, or about to be written) into per-root chains."""
     successors: dict[tuple[str, str], list[str]] = {}
     by_root: dict[str, list[str]] = {}
     for record in records.values():

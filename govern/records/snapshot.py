@@ -20,7 +20,7 @@ from govern.model.nodes import (
     references,
 )
 from govern.sources.jsonschema import ATTRIBUTION, RESERVED, SOURCE_POLICY, Converter, finish_graph
-from govern.sources.refs import SchemaSet, escape_token
+from govern.sources.refs import SchemaSet, escape_token, unescape_token
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 DISCRIMINATOR = "x-govern-discriminator"
@@ -163,8 +163,10 @@ def load_snapshot(document: Any, origin: str) -> list[TypeGraph]:
                 raise InputError(Problem(origin, f"snapshot root {root_id} names a missing type {type_name}"))
             location = converter.named_at(snapshot_doc, f"/$defs/{escape_token(type_name)}")
             declared[root_id.partition(":")[2]] = (location, role)
+        prefix = f"{snapshot_doc.label}#/$defs/"
         for location in list(converter._registered):
-            converter.preferred_names.setdefault(location, location.split("#/$defs/", 1)[1].replace("~1", "/").replace("~0", "~"))
+            if location.startswith(prefix):  # the recorded type name, not the resource's own place
+                converter.preferred_names.setdefault(location, unescape_token(location[len(prefix):]))
         domain = resource.get(INVENTORY_FORMAT)
         if domain is not None and (isinstance(domain, bool) or domain not in DOMAINS):
             raise InputError(Problem(origin, f"snapshot of source {source} declares an unknown inventory format "

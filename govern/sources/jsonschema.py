@@ -340,7 +340,9 @@ class Converter:
                 node: Node = NEVER
             else:
                 node = self.convert(sub, child)
-            properties.append(Property(name, node, name in required_names, reserved))
+            description = sub.get("description") if isinstance(sub, dict) else None
+            properties.append(Property(name, node, name in required_names, reserved,
+                                       description if isinstance(description, str) else None))
         for name in sorted(required_names - set(properties_schema)):
             properties.append(Property(name, OPEN, True))
         properties.sort(key=lambda prop: prop.name)

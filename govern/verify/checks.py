@@ -18,13 +18,14 @@ from govern.records.format import PROSE_KEYS, text_hash
 from govern.records.history import History, Record, load_history
 from govern.verify.findings import Finding
 
+DAMAGED_RECORD = frozenset({"record-syntax", "record-files-missing", "snapshot-mismatch"})
 NEW_RECORD_HINT = "govern record new {slug} --prose prose.yaml"
 BASELINE_HINT = "govern record new baseline --prose prose.yaml"
 TOMBSTONE_HINT = "govern record new {slug} --prose prose.yaml --decision version-bump"
 
 
 def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
-    from govern.extract import generated_files, stale_files
+    from govern.extract import generated_files, obsolete_files, stale_files
     from govern.sources.load import load_configured
 
     history = load_history(config)
@@ -47,8 +48,17 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
     if all(record.declaration is not None for record in history.records.values()):
         findings.extend(check_current(history, inventory, config))
     # Before the first record the baseline writes the generated files; its one finding says so.
-    for generated in stale_files(generated_files(config, inventory)) if history.records else ():
-        findings.append(Finding("generated-stale", generated.path.relative_to(config.project_root).as_posix()))
+    generated = generated_files(config, inventory, history) if history.records else []
+    if any(finding.id in DAMAGED_RECORD for finding in findings):
+        # The catalog and the format references are views of the history: while a record is damaged they
+        # cannot be current, and the record's own finding names the problem.
+        inventory_path = config.path(config.schemas_dir) / "inventory.json"
+        generated = [file for file in generated if file.path == inventory_path]
+    for stale in stale_files(generated):
+        findings.append(Finding("generated-stale", stale.path.relative_to(config.project_root).as_posix()))
+    for obsolete in obsolete_files(config, generated) if len(generated) > 1 else ():
+        findings.append(Finding("generated-stale", obsolete.relative_to(config.project_root).as_posix(),
+                                {"variant": "obsolete"}))
     return sorted(set(findings), key=Finding.sort_key), inventory, history
 
 

@@ -248,12 +248,20 @@ FINDING_TABLE: dict[str, dict] = {
     },
     "generated-stale": {
         "title": ("A generated file is not current", "生成的文件已过期"),
-        "texts": {"": {
-            "en": "does not match the current sources",
-            "zh": "与当前源不一致",
-            "hint_en": "run `govern extract`",
-            "hint_zh": "运行 `govern extract`",
-        }},
+        "texts": {
+            "": {
+                "en": "does not match the current sources",
+                "zh": "与当前源不一致",
+                "hint_en": "run `govern extract`",
+                "hint_zh": "运行 `govern extract`",
+            },
+            "obsolete": {
+                "en": "is a format reference no record reaches any more",
+                "zh": "是一个已没有任何记录达到的格式参考",
+                "hint_en": "run `govern extract`, which removes it",
+                "hint_zh": "运行 `govern extract`，它会删除该文件",
+            },
+        },
     },
     "source-unreadable": {
         "title": ("A source cannot be read", "无法读取源"),
