@@ -21,7 +21,7 @@ from govern.model.graph import TypeGraph
 from govern.model.nodes import NamedType, Root
 from govern.records.format import Entry
 from govern.records.history import History, Record
-from govern.records.snapshot import DIALECT, ROOTS, export_node, reachable_types
+from govern.records.snapshot import DIALECT, INVENTORY_FORMAT, ROOTS, export_node, reachable_types
 from govern.sources.jsonschema import _rename
 from govern.sources.refs import escape_token
 
@@ -77,8 +77,10 @@ def format_references(history: History) -> list[FormatReference]:
         if graph is None:
             continue
         version = declared[-1][1].format_after
+        types, roots, domain = graph
         references.append(FormatReference(source, version, last, tuple(declared), tuple(states),
-                                          TypeGraph(source, graph[0], graph[1], version, f"{FORMATS_FOLDER}/{source}-{version}")))
+                                          TypeGraph(source, types, roots, version, f"{FORMATS_FOLDER}/{source}-{version}",
+                                                    declared_format=domain)))
     first_seen = {(reference.source, reference.version): min(position[r] for r, _ in reference.records)
                   for reference in references}
     return sorted(references, key=lambda r: (r.source, first_seen[(r.source, r.version)]))
@@ -104,7 +106,8 @@ def _states_at(records: list[Record], source: str) -> list[RootState]:
 
 
 def _merged_graph(source: str, states: list[RootState], records: dict[str, Record],
-                  snapshots: dict[str, list[TypeGraph] | None], position: dict[str, int]) -> tuple[dict[str, NamedType], dict[str, Root]] | None:
+                  snapshots: dict[str, list[TypeGraph] | None],
+                  position: dict[str, int]) -> tuple[dict[str, NamedType], dict[str, Root], int] | None:
     """One graph of all roots: the newest snapshot's names win, older structures are renamed apart."""
     by_record: dict[str, list[RootState]] = {}
     for state in states:
@@ -112,6 +115,7 @@ def _merged_graph(source: str, states: list[RootState], records: dict[str, Recor
     types: dict[str, NamedType] = {}
     digests: dict[str, str] = {}
     roots: dict[str, Root] = {}
+    domain: int | None = None  # one source has one fingerprint domain: the newest snapshot's
     for record_id in sorted(by_record, key=lambda r: position[r], reverse=True):
         graphs = _snapshot(records[record_id], snapshots)
         graph = next((g for g in graphs or [] if g.source == source), None)
@@ -120,6 +124,7 @@ def _merged_graph(source: str, states: list[RootState], records: dict[str, Recor
         wanted = [state for state in by_record[record_id] if state.root in graph.roots]
         if len(wanted) != len(by_record[record_id]):
             return None
+        domain = graph.inventory_format if domain is None else domain
         keys = reachable_types(graph, [graph.roots[state.root].type_key for state in wanted])
         own = type_digests({key: graph.types[key] for key in keys}, DOMAINS[2])
         names: dict[str, str] = {}
@@ -137,7 +142,7 @@ def _merged_graph(source: str, states: list[RootState], records: dict[str, Recor
         for state in wanted:
             root = graph.roots[state.root]
             roots[state.root] = Root(state.root, names[root.type_key], root.role)
-    return dict(sorted(types.items())), dict(sorted(roots.items()))
+    return dict(sorted(types.items())), dict(sorted(roots.items())), domain or 1
 
 
 def _snapshot(record: Record, cache: dict[str, list[TypeGraph] | None]) -> list[TypeGraph] | None:
@@ -164,6 +169,7 @@ def reference_document(reference: FormatReference) -> dict:
         "x-govern-source": reference.source,
         "x-govern-format-version": reference.version,
         "x-govern-record": reference.last_record,
+        INVENTORY_FORMAT: graph.inventory_format,
         ROOTS: {state.root: {"type": graph.roots[state.root].type_key, "role": graph.roots[state.root].role,
                              "digest": state.entry.after, "record": state.record}
                 for state in reference.roots},

@@ -82,7 +82,6 @@ def test_roots_untouched_by_a_record_keep_their_own_snapshot(tmp_path: Path) -> 
 
     root = tmp_path / "two"
     (root / "schemas").mkdir(parents=True)
-    records_conftest.shutil.copytree(records_conftest.REPO_ROOT / "templates", root / "templates")
     (root / "pyproject.toml").write_text(
         '[tool.govern]\n[[tool.govern.sources]]\nname = "notes"\nkind = "jsonschema"\n'
         'path = "schemas/notes.schema.json"\nformat-version = "/$defs/Version"\n'
