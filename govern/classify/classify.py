@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
 
 from govern.classify.changes import NEW_DATA, OLD_DATA, Difference, Side, Walker
 from govern.classify.rules import STRICT_ROLES, SAME_VERSION, VERSION_BUMP, RuleContext, decide, max_decision
@@ -10,6 +11,7 @@ from govern.model.graph import TypeGraph
 from govern.model.nodes import Ref
 
 UNCHANGED, NEW, REMOVED = "unchanged", "new", "removed"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -52,10 +54,42 @@ def _roots(graphs: list[TypeGraph]) -> dict[str, tuple[Side, str, str]]:
 
 def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph]) -> list[RootDiff]:
     old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
-    results = []
-    for root_id in sorted(old_roots.keys() | new_roots.keys()):
-        results.append(classify_root(root_id, old_roots.get(root_id), new_roots.get(root_id)))
-    return results
+    return with_deep_stack(lambda: [classify_root(root_id, old_roots.get(root_id), new_roots.get(root_id))
+                                    for root_id in sorted(old_roots.keys() | new_roots.keys())])
+
+
+# The walk descends one level per pair of named types it pairs up, so a large recursive component (every
+# type reaching every other) nests as deep as the component is large: thousands of frames, beyond the
+# interpreter's default limit and the main thread's stack.
+_DEEP_STACK_BYTES = 1 << 30  # reserved address space; only the pages a deep walk touches are used
+_DEEP_RECURSION_LIMIT = 1_000_000
+
+
+def with_deep_stack(function: Callable[[], T]) -> T:
+    """Run `function` in a thread with a stack and recursion limit that deep type graphs need."""
+    import sys
+    import threading
+
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = function()
+        except BaseException as error:  # re-raised in the caller's thread
+            outcome["error"] = error
+
+    previous_size, previous_limit = threading.stack_size(_DEEP_STACK_BYTES), sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous_limit, _DEEP_RECURSION_LIMIT))
+    try:
+        worker = threading.Thread(target=run, name="govern-classify")
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(previous_size)
+        sys.setrecursionlimit(previous_limit)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Side, str, str] | None) -> RootDiff:
