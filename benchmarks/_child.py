@@ -1,0 +1,111 @@
+"""One measured run in a fresh process: a govern command in process, or the standard-library floor.
+
+    python benchmarks/_child.py RESULT.json govern ARGS...     (run `govern ARGS` in process)
+    python benchmarks/_child.py RESULT.json floor FILES...     (read, parse and SHA-256 every file)
+    python benchmarks/_child.py RESULT.json records PROJECT    (read and parse every change record)
+
+Writes {"wall", "cpu", "peak"} to RESULT.json: seconds of wall clock and of CPU (user + system) of the
+measured part, and the growth of the resident set during it in bytes (peak resident size minus the size
+when the measured part began). Interpreter start-up is outside the measured part for both sides; govern's
+command modules are imported before it, so the peak counts what the input costs, not the code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+
+
+def _status_bytes(field: str) -> int:
+    """A size from /proc/self/status: VmRSS now, VmHWM the peak of this process image (getrusage's
+    ru_maxrss would also count the parent that forked this process)."""
+    with open("/proc/self/status", encoding="ascii") as handle:
+        for line in handle:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no {field} in /proc/self/status")
+
+
+def _floor(paths: list[str]) -> None:
+    for path in paths:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        hashlib.sha256(data).hexdigest()
+        if path.endswith(".json"):
+            json.loads(data)
+        else:
+            data.decode("utf-8").splitlines()
+
+
+def _use_checkout(folder: str) -> None:
+    """Import govern from another checkout even where an editable install of this one is on the path."""
+    sys.meta_path[:] = [finder for finder in sys.meta_path
+                        if not getattr(finder, "__module__", "").startswith("__editable__")]
+    sys.path.insert(0, folder)
+
+
+def _records(project: str) -> None:
+    """Reading and parsing every record: the project's own record reader (front matter is YAML, which the
+    standard library cannot parse) and json for the snapshots."""
+    from pathlib import Path
+
+    from govern.config import load_config
+    from govern.records.history import load_history
+
+    history = load_history(load_config(Path(project)))
+    for record in history.records.values():
+        json.loads(record.snapshot_bytes or b"null")
+
+
+def _govern(args: list[str]):
+    if os.environ.get("GOVERN_BENCH_CHECKOUT"):
+        _use_checkout(os.environ["GOVERN_BENCH_CHECKOUT"])
+    from govern.cli import main
+
+    # The modules the measured commands import lazily, imported now so they are not counted.
+    import govern.catalog.render  # noqa: F401
+    import govern.classify.classify  # noqa: F401
+    import govern.classify.report  # noqa: F401
+    import govern.model.inventory  # noqa: F401
+    import govern.sources.load  # noqa: F401
+    import govern.sources.openapi  # noqa: F401
+    import govern.verify.checks  # noqa: F401
+    import govern.records.create  # noqa: F401
+
+    def run() -> None:
+        sys.argv = ["govern", *args]
+        try:
+            main()
+        except SystemExit as stop:
+            if stop.code not in (0, None):
+                raise SystemExit(f"govern {' '.join(args)} exited with {stop.code}") from None
+
+    return run
+
+
+def main() -> int:
+    result_path, kind, *args = sys.argv[1:]
+    if kind == "govern":
+        task = _govern(args)
+    elif kind == "records":
+        if os.environ.get("GOVERN_BENCH_CHECKOUT"):
+            _use_checkout(os.environ["GOVERN_BENCH_CHECKOUT"])
+        import govern.records.history  # noqa: F401  (code, not input: imported before the measured part)
+        task = lambda: _records(args[0])  # noqa: E731
+    else:
+        task = lambda: _floor(args)  # noqa: E731
+    start_rss = _status_bytes("VmRSS")
+    start_wall, start_cpu = time.perf_counter(), time.process_time()
+    task()
+    wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
+    peak = _status_bytes("VmHWM") - start_rss
+    with open(result_path, "w", encoding="utf-8") as handle:
+        json.dump({"wall": wall, "cpu": cpu, "peak": max(peak, 0)}, handle)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

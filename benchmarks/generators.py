@@ -1,0 +1,204 @@
+"""Realistic sources for the benchmarks, deterministic for a seed.
+
+- `named_types`: a JSON Schema with N named types: objects with a handful of typed properties, open and
+  closed, enums, arrays, maps, nullable references, discriminated and plain unions, intersections; each
+  type refers to earlier ones (an acyclic web) or, with `recursive`, to any type, with a ring through all
+  of them so they form one strongly connected component.
+- `changed`: the next release of such a document: about one type in fifty gains an optional property,
+  loses a property, or gets another enum value, so a diff has work at every level.
+- `release_project`: a project whose one root is such a document, with a baseline record of one release
+  and the next release as its current source: what `govern diff` and `govern extract` see in CI.
+- `history_project`: a project of R roots with a history of N change records (a baseline, then records
+  that each add one optional property to one root), written with the library's own record planner.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import shutil
+from pathlib import Path
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _ref(index: int) -> dict:
+    return {"$ref": f"#/$defs/T{index}"}
+
+
+def _type(index: int, rng: random.Random, count: int, recursive: bool) -> dict:
+    def target() -> int:
+        if recursive:
+            return rng.randrange(count)
+        return rng.randrange(index) if index else -1
+
+    properties: dict = {
+        "id": {"type": "string", "minLength": 1, "maxLength": 64},
+        "created": {"type": "string", "format": "date-time"},
+        "count": {"type": "integer", "minimum": 0, "maximum": rng.randint(10, 10_000)},
+        "state": {"enum": ["open", "closed", f"state-{index % 23}"]},
+        "labels": {"type": "array", "items": {"type": "string"}, "maxItems": 20},
+        "attributes": {"type": "object", "additionalProperties": {"type": "string"}},
+    }
+    shape = index % 5
+    references = [target() for _ in range(rng.randint(1, 3))]
+    references = [ref for ref in references if ref >= 0]
+    for position, ref in enumerate(references):
+        style = rng.randrange(4)
+        if style == 0:
+            properties[f"link{position}"] = _ref(ref)
+        elif style == 1:
+            properties[f"items{position}"] = {"type": "array", "items": _ref(ref)}
+        elif style == 2:
+            properties[f"maybe{position}"] = {"anyOf": [_ref(ref), {"type": "null"}]}
+        else:
+            properties[f"byName{position}"] = {"type": "object", "additionalProperties": _ref(ref)}
+    if recursive:
+        properties["next"] = _ref((index + 1) % count)  # the ring that makes every type reach every other
+    schema: dict = {"type": "object", "properties": properties, "required": ["id", "state"],
+                    "additionalProperties": shape != 0}
+    if shape == 3 and len(references) >= 2:
+        # A discriminated union of two object kinds, each with its literal kind.
+        schema["properties"]["payload"] = {"oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "a"}, "value": _ref(references[0])}, "required": ["kind"]},
+            {"type": "object", "properties": {"kind": {"const": "b"}, "value": _ref(references[1])}, "required": ["kind"]},
+        ]}
+    if shape == 4 and references:
+        return {"allOf": [_ref(references[0]), schema]} if references[0] != index else schema
+    return schema
+
+
+def named_types(count: int, seed: int = 7, recursive: bool = False) -> dict:
+    rng = random.Random(seed)
+    defs = {f"T{index}": _type(index, rng, count, recursive) for index in range(count)}
+    return {"$schema": DIALECT, "title": "Bench", "$ref": f"#/$defs/T{count - 1}", "$defs": defs}
+
+
+def changed(document: dict, seed: int = 11) -> dict:
+    rng = random.Random(seed)
+    result = copy.deepcopy(document)
+    names = sorted(result["$defs"])
+    for name in rng.sample(names, max(1, len(names) // 50)):
+        schema = result["$defs"][name]
+        target = schema["allOf"][1] if "allOf" in schema else schema
+        action = rng.randrange(3)
+        if action == 0:
+            target["properties"]["note"] = {"type": "string"}
+        elif action == 1:
+            target["properties"].pop("created", None)
+        else:
+            target["properties"]["state"]["enum"].append("archived")
+    return result
+
+
+def write_json(path: Path, value) -> int:
+    text = json.dumps(value, indent=2) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return len(text.encode("utf-8"))
+
+
+def release_project(target: Path, old: dict, new: dict) -> Path:
+    """A project with the document `old` recorded as its baseline and `new` as its current source."""
+    from govern.config import load_config
+    from govern.fsio import atomic_write_many
+    from govern.records.create import plan_record
+
+    if target.exists():
+        shutil.rmtree(target)
+    (target / "records").mkdir(parents=True)
+    (target / "pyproject.toml").write_text(
+        '[project]\nname = "bench"\nversion = "0"\n\n[tool.govern]\nschemas = "schemas"\nrecords = "records"\n\n'
+        '[[tool.govern.sources]]\nname = "bench"\nkind = "jsonschema"\npath = "schemas/bench.schema.json"\n'
+        'roots = { Bench = { at = "#", role = "record" } }\n', encoding="utf-8")
+    write_json(target / "schemas" / "bench.schema.json", old)
+    atomic_write_many(plan_record(load_config(target), "baseline", PROSE, date="2026-01-01").files)
+    write_json(target / "schemas" / "bench.schema.json", new)
+    return target
+
+
+# --- histories of change records -------------------------------------------------------------------------
+
+PROSE = {language: {"title": "Add a note", "summary": "An optional note.",
+                    "compatibility": "Old data has no note; older readers ignore it.",
+                    "verification": "Round-trip tests."} for language in ("en", "zh")}
+
+
+def _roots_document(roots: int, versions: list[int]) -> dict:
+    defs = {}
+    for index in range(roots):
+        properties = {"id": {"type": "string"}, "kind": {"enum": ["a", "b"]},
+                      "shared": {"$ref": "#/$defs/Shared"}}
+        for version in range(versions[index]):
+            properties[f"note{version}"] = {"type": "string"}
+        defs[f"R{index}"] = {"type": "object", "properties": properties, "required": ["id"]}
+    defs["Shared"] = {"type": "object", "properties": {"at": {"type": "string"}, "by": {"type": "string"}}}
+    return {"$schema": DIALECT, "$defs": defs}
+
+
+def _pyproject(roots: int) -> str:
+    table = ", ".join(f'R{index} = {{ at = "#/$defs/R{index}", role = "record" }}' for index in range(roots))
+    return ('[project]\nname = "bench"\nversion = "0"\n\n[tool.govern]\nschemas = "schemas"\nrecords = "records"\n\n'
+            '[[tool.govern.sources]]\nname = "bench"\nkind = "jsonschema"\npath = "schemas/bench.schema.json"\n'
+            f"roots = {{ {table} }}\n")
+
+
+def history_project(target: Path, roots: int, records: int) -> Path:
+    """A project whose history holds a baseline and `records - 1` records, each adding a property to one root.
+
+    Records are planned and written by `govern.records.create.plan_record`, as `govern record new` does; the
+    history it reads is kept up to date here instead of being reread from disk for every record (which would
+    make generating a long history quadratic, the thing measured later).
+    """
+    import govern.records.create as create
+    from govern.config import load_config
+    from govern.fsio import atomic_write_many
+    from govern.records.history import History, load_record
+
+    if target.exists():
+        shutil.rmtree(target)
+    (target / "records").mkdir(parents=True)
+    (target / "pyproject.toml").write_text(_pyproject(roots), encoding="utf-8")
+    versions = [0] * roots
+    write_json(target / "schemas" / "bench.schema.json", _roots_document(roots, versions))
+    config = load_config(target)
+    history = History({}, {}, {})
+    snapshots: dict[str, list] = {}
+    original_load_history = create.load_history
+
+    def cached_history(_config):
+        return history
+
+    create.load_history = cached_history
+    try:
+        for number in range(records):
+            if number:
+                root = (number - 1) % roots
+                versions[root] += 1
+                write_json(target / "schemas" / "bench.schema.json", _roots_document(roots, versions))
+            slug = "baseline" if number == 0 else f"change-{number:05d}"
+            plan = create.plan_record(config, slug, PROSE, date=f"2026-01-01")
+            atomic_write_many(plan.files)
+            record = load_record(config.path(config.records_dir), plan.record_id, config.project_root)
+            # Reading a record's snapshot is what makes planning slow; the generator reuses each one.
+            graphs = record.snapshot_graphs()
+            snapshots[record.id] = graphs
+            record.snapshot_graphs = lambda graphs=graphs: graphs  # type: ignore[method-assign]
+            history.records[record.id] = record
+            for entry in record.declaration.entries:
+                history.by_root.setdefault(entry.root, []).append(record.id)
+                if entry.predecessor is not None:
+                    history.successors.setdefault((entry.predecessor, entry.root), []).append(record.id)
+    finally:
+        create.load_history = original_load_history
+    return target
+
+
+def pending_change(project: Path, roots: int, records: int) -> None:
+    """One more optional property on the first root: what `record new` then records."""
+    versions = [0] * roots
+    for number in range(1, records):
+        versions[(number - 1) % roots] += 1
+    versions[0] += 1
+    write_json(project / "schemas" / "bench.schema.json", _roots_document(roots, versions))

@@ -1,0 +1,332 @@
+"""Benchmarks of govern against targets, each next to a standard-library floor measured in the same run.
+
+    python benchmarks/run.py [--quick] [--repeat N] [--cache DIR] [--govern DIR]
+
+For every case the same inputs are timed two ways, alternately, each run in a fresh process
+(benchmarks/_child.py): the govern command, and the floor, which reads, parses (json) and SHA-256-hashes
+the same files with the standard library; for the record cases the floor reads and parses every change
+record (front matter is YAML, which the standard library cannot parse, so it uses govern's record reader). Figures are medians of the runs; ratios compare CPU seconds
+(user + system) of the measured parts, which a machine shared with other work disturbs far less than wall
+clock. Peak memory is the growth of the resident set during the command.
+
+Cases: `extract` of generated schemas with many named types, acyclic and one large recursive component;
+`diff` between such a schema and its next release; `verify` and `record new` over generated histories of
+change records on many roots; the real GitHub REST description, two releases (skipped with a message
+unless fetched into the cache folder, see benchmarks/README.md); start-up and `verify` of this repository.
+Sizes are ten times apart (--quick stops one size earlier and repeats less). Generated inputs are cached
+under the cache folder (default benchmarks/.cache, ignored by git).
+
+`--govern DIR` measures another checkout of govern (for before and after figures) with the same harness.
+Exit status: 0 when every target holds, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPOSITORY = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import generators  # noqa: E402
+
+GITHUB_VERSIONS = ("22.0.0", "23.0.2")  # @octokit/openapi releases (npm), pinned
+GITHUB_FILE = "package/generated/api.github.com.json"
+
+
+@dataclass
+class Measure:
+    wall: float
+    cpu: float
+    peak: int
+
+
+@dataclass
+class Row:
+    case: str
+    size: str
+    govern: Measure
+    floor: Measure | None
+    input_bytes: int
+    notes: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        return self.govern.cpu / self.floor.cpu if self.floor and self.floor.cpu > 0 else None
+
+
+@dataclass
+class Target:
+    name: str
+    limit: str
+    measured: str
+    holds: bool | None  # None: not measured in this run (the reason in `measured`)
+
+
+@dataclass
+class Harness:
+    python: str
+    govern_dir: Path
+    repeat: int
+    cache: Path
+    rows: list[Row] = field(default_factory=list)
+    targets: list[Target] = field(default_factory=list)
+
+    # --- running ---------------------------------------------------------------------------------------
+
+    def _child(self, kind: str, args: list[str], cwd: Path) -> Measure:
+        with tempfile.TemporaryDirectory() as folder:
+            result = Path(folder) / "result.json"
+            env = dict(os.environ, GOVERN_BENCH_CHECKOUT=str(self.govern_dir), PYTHONHASHSEED="0")
+            completed = subprocess.run([self.python, str(HERE / "_child.py"), str(result), kind, *args], cwd=cwd,
+                                       env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if completed.returncode != 0:
+                raise SystemExit(f"benchmark run failed: {kind} {' '.join(args)}\n{completed.stderr}")
+            data = json.loads(result.read_text())
+        return Measure(data["wall"], data["cpu"], data["peak"])
+
+    def measure(self, case: str, size: str, args: list[str], floor_files: list[Path], cwd: Path,
+                prepare=None, notes: str = "", floor: tuple[str, list[str]] | None = None) -> Row:
+        """Median of `repeat` runs of `govern ARGS` and of the floor, alternating. The floor reads, parses and
+        hashes `floor_files`, unless `floor` names another kind of floor run and its arguments."""
+        floor_kind, floor_args = floor or ("floor", [str(path) for path in floor_files])
+        runs, floors = [], []
+        for _ in range(self.repeat):
+            if prepare is not None:
+                prepare()
+            runs.append(self._child("govern", args, cwd))
+            floors.append(self._child(floor_kind, floor_args, cwd))
+        row = Row(case, size, _median(runs), _median(floors), sum(path.stat().st_size for path in floor_files), notes)
+        self.rows.append(row)
+        print(f"  {case:<28} {size:<22} {_seconds(row.govern.cpu):>9} cpu {_seconds(row.govern.wall):>9} wall  "
+              f"floor {_seconds(row.floor.cpu):>9}  ratio {row.ratio:6.1f}x  peak {_megabytes(row.govern.peak)}",
+              flush=True)
+        return row
+
+    def process(self, args: list[str], cwd: Path) -> float:
+        """Median wall-clock seconds of a whole process (start-up included), with the installed govern."""
+        timings = []
+        for _ in range(max(self.repeat, 5)):
+            env = dict(os.environ)
+            start = time.perf_counter()
+            subprocess.run([self.python, *args], cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=True)
+            timings.append(time.perf_counter() - start)
+        return statistics.median(timings)
+
+    def target(self, name: str, limit: str, measured: str, holds: bool | None) -> None:
+        self.targets.append(Target(name, limit, measured, holds))
+
+
+def _median(measures: list[Measure]) -> Measure:
+    return Measure(statistics.median(m.wall for m in measures), statistics.median(m.cpu for m in measures),
+                   int(statistics.median(m.peak for m in measures)))
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.3f}s" if value < 10 else f"{value:.1f}s"
+
+
+def _megabytes(value: int) -> str:
+    return f"{value / 1e6:.1f} MB"
+
+
+# --- cases ---------------------------------------------------------------------------------------------
+
+
+def bench_types(harness: Harness, sizes: list[int]) -> None:
+    print("extract and diff of generated schemas (one root; diff against its baseline record)", flush=True)
+    for recursive in (False, True):
+        label = "recursive" if recursive else "acyclic"
+        for size in sizes:
+            folder = harness.cache / f"types-{label}-{size}"
+            if not (folder / ".complete").is_file():
+                print(f"  (generating {size} {label} types and their baseline record, once)", flush=True)
+                document = generators.named_types(size, recursive=recursive)
+                generators.release_project(folder, document, generators.changed(document))
+                (folder / ".complete").write_text("", encoding="utf-8")
+            source = folder / "schemas" / "bench.schema.json"
+            snapshot = next((folder / "records").glob("*.schema.json"))
+            generated = folder / "schemas" / "inventory.json"
+            harness.measure(f"extract {label}", f"{size} types", ["extract"], [source], folder,
+                            prepare=lambda generated=generated: generated.unlink(missing_ok=True))
+            harness.measure(f"diff {label}", f"{size} types", ["diff", "--format", "json"], [snapshot, source], folder)
+
+
+def _history(harness: Harness, roots: int, records: int) -> Path:
+    folder = harness.cache / f"history-{roots}-{records}"
+    if not (folder / ".complete").is_file():
+        print(f"  (generating a history of {records} records over {roots} roots, once)", flush=True)
+        generators.history_project(folder, roots, records)
+        (folder / ".complete").write_text("", encoding="utf-8")
+    return folder
+
+
+def bench_records(harness: Harness, sizes: list[tuple[int, int]]) -> None:
+    print("verify and record new over histories of change records", flush=True)
+    for roots, records in sizes:
+        folder = _history(harness, roots, records)
+        record_files = sorted((folder / "records").iterdir())
+        harness.measure("verify", f"{records} records/{roots} roots", ["verify"], record_files, folder,
+                        floor=("records", [str(folder)]), notes="floor: reading and parsing every record")
+        with tempfile.TemporaryDirectory() as scratch:
+            work = Path(scratch) / "project"
+
+            def fresh_copy() -> None:
+                if work.exists():
+                    shutil.rmtree(work)
+                shutil.copytree(folder, work)
+                generators.pending_change(work, roots, records)
+
+            prose = Path(scratch) / "prose.yaml"
+            prose.write_text(json.dumps(generators.PROSE), encoding="utf-8")
+            harness.measure("record new", f"{records} records/{roots} roots",
+                            ["record", "new", "bench-next", "--prose", str(prose), "--date", "2026-01-02"],
+                            record_files, work, prepare=fresh_copy, floor=("records", [str(folder)]),
+                            notes="in a fresh copy with one pending change; floor: reading and parsing every record")
+
+
+def bench_github(harness: Harness, cache: Path) -> Row | None:
+    print("the GitHub REST description, two releases", flush=True)
+    old, new = (cache / "github" / version / GITHUB_FILE for version in GITHUB_VERSIONS)
+    if not (old.is_file() and new.is_file()):
+        print(f"  skipped: {old} and {new} are absent; fetch them as benchmarks/README.md shows", flush=True)
+        return None
+    row = harness.measure("diff github", f"{GITHUB_VERSIONS[0]} -> {GITHUB_VERSIONS[1]}",
+                          ["diff", str(old), str(new), "--format", "json"], [old, new], cache)
+    extract = harness.measure("digests github (both)", "two releases", ["digests", str(old), str(new)], [old, new], cache)
+    harness.target("real OpenAPI diff (GitHub REST, two releases) under 10 s", "< 10 s wall",
+                   f"{row.govern.wall:.1f} s wall ({row.govern.cpu:.1f} s cpu)", row.govern.wall < 10)
+    harness.target("real OpenAPI diff within 5x of extracting both sides", "<= 5x",
+                   f"{row.govern.cpu / extract.govern.cpu:.1f}x", row.govern.cpu <= 5 * extract.govern.cpu)
+    return row
+
+
+def bench_startup(harness: Harness) -> None:
+    print("start-up, and verify of this repository (whole processes, wall clock)", flush=True)
+    python = harness.process(["-c", "pass"], REPOSITORY)
+    version = harness.process(["-m", "govern", "--version"], REPOSITORY)
+    verify = harness.process(["-m", "govern", "verify"], REPOSITORY)
+    print(f"  python -c pass {python:.3f}s   govern --version {version:.3f}s   govern verify {verify:.3f}s", flush=True)
+    harness.target("`govern --version` within 3x of `python -c pass`", "<= 3x", f"{version / python:.1f}x",
+                   version <= 3 * python)
+    harness.target("`govern verify` on this repository within 10x of `python -c pass`", "<= 10x",
+                   f"{verify / python:.1f}x", verify <= 10 * python)
+
+
+# --- targets -------------------------------------------------------------------------------------------
+
+
+def _row(harness: Harness, case: str, size: str) -> Row | None:
+    return next((row for row in harness.rows if row.case == case and row.size == size), None)
+
+
+def judge(harness: Harness, type_sizes: list[int], history_sizes: list[tuple[int, int]], full: bool) -> None:
+    largest = type_sizes[-1]
+    note = "" if full else f" (quick run: {largest} types; the target is stated for 10000)"
+    for case in ("extract acyclic", "extract recursive", "diff acyclic", "diff recursive"):
+        row = _row(harness, case, f"{largest} types")
+        harness.target(f"`{case.split()[0]}` of {largest} named types, {case.split()[1]}, within 5x the floor{note}",
+                       "<= 5x", f"{row.ratio:.1f}x", row.ratio <= 5)
+    roots, records = history_sizes[-1]
+    row = _row(harness, "verify", f"{records} records/{roots} roots")
+    note = "" if full else " (quick run; the target is stated for 1000 records over 100 roots)"
+    harness.target(f"`verify` of {records} records over {roots} roots within 3x the floor{note}", "<= 3x",
+                   f"{row.ratio:.1f}x", row.ratio <= 3)
+    worst, where = 0.0, ""
+    for case in sorted({row.case for row in harness.rows}):
+        series = [row for row in harness.rows if row.case == case]
+        for smaller, larger in zip(series, series[1:]):
+            if larger.input_bytes < 5 * smaller.input_bytes:
+                continue  # not a tenfold step (e.g. the real-world pair)
+            growth = larger.govern.cpu / max(smaller.govern.cpu, 1e-9)
+            if growth > worst:
+                worst, where = growth, f"{case}: {smaller.size} -> {larger.size}"
+    harness.target("ten times the input costs at most twelve times the time, at every size", "<= 12x",
+                   f"worst {worst:.1f}x ({where})", worst <= 12)
+    big = [row for row in harness.rows if row.input_bytes >= 1_000_000]
+    if big:
+        worst_row = max(big, key=lambda row: row.govern.peak / row.input_bytes)
+        factor = worst_row.govern.peak / worst_row.input_bytes
+        harness.target("peak memory at most 10x the input size (inputs of 1 MB and more)", "<= 10x",
+                       f"worst {factor:.1f}x ({worst_row.case}, {worst_row.size})", factor <= 10)
+    else:
+        harness.target("peak memory at most 10x the input size", "<= 10x", "no input of 1 MB or more in this run",
+                       None)
+
+
+def report(harness: Harness) -> bool:
+    print("\ntargets", flush=True)
+    ok = True
+    for target in harness.targets:
+        verdict = "skipped" if target.holds is None else "holds" if target.holds else "FAILS"
+        ok = ok and target.holds is not False
+        print(f"  [{verdict:>7}] {target.name}: {target.measured} (target {target.limit})", flush=True)
+    return ok
+
+
+def write_json_report(harness: Harness, path: Path, options) -> None:
+    document = {
+        "machine": {"platform": platform.platform(), "python": platform.python_version(),
+                    "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
+                    "load": os.getloadavg()},
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "govern": str(harness.govern_dir), "quick": options.quick, "repeat": harness.repeat,
+        "rows": [{"case": r.case, "size": r.size, "input_bytes": r.input_bytes,
+                  "govern": vars(r.govern), "floor": vars(r.floor) if r.floor else None, "ratio": r.ratio,
+                  "notes": r.notes} for r in harness.rows],
+        "targets": [vars(t) for t in harness.targets],
+    }
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats (about a minute)")
+    parser.add_argument("--repeat", type=int, default=None, help="runs per measurement (default 5, quick 3)")
+    parser.add_argument("--cache", type=Path, default=HERE / ".cache",
+                        help="generated inputs and fetched real-world files (default benchmarks/.cache)")
+    parser.add_argument("--govern", type=Path, default=REPOSITORY, help="the govern checkout to measure")
+    parser.add_argument("--json", type=Path, default=None, help="also write every figure to this JSON file")
+    parser.add_argument("--only", choices=["types", "records", "github", "startup"], action="append",
+                        help="run only these groups (repeatable); targets of the others are not judged")
+    options = parser.parse_args()
+    options.cache.mkdir(parents=True, exist_ok=True)
+    harness = Harness(sys.executable, options.govern.resolve(), options.repeat or (3 if options.quick else 5),
+                      options.cache.resolve())
+    type_sizes = [100, 1000] if options.quick else [100, 1000, 10000]
+    history_sizes = [(1, 10), (10, 100)] if options.quick else [(1, 10), (10, 100), (100, 1000)]
+    groups = options.only or ["types", "records", "github", "startup"]
+    print(f"govern at {harness.govern_dir}; {harness.repeat} runs per figure; load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cpus", flush=True)
+    if "types" in groups:
+        bench_types(harness, type_sizes)
+    if "records" in groups:
+        bench_records(harness, history_sizes)
+    if "github" in groups:
+        if bench_github(harness, harness.cache) is None:
+            harness.target("real OpenAPI diff (GitHub REST, two releases) under 10 s", "< 10 s",
+                           "skipped: the two releases are not in the cache folder", None)
+    if "startup" in groups and harness.govern_dir == REPOSITORY:
+        bench_startup(harness)  # whole processes: they run the installed govern, so only for this checkout
+    if "types" in groups and "records" in groups:
+        judge(harness, type_sizes, history_sizes, not options.quick)
+    ok = report(harness)
+    if options.json:
+        write_json_report(harness, options.json, options)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
