@@ -10,6 +10,7 @@ data; it decides nothing. The rule table (`govern.classify.rules`) decides.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from dataclasses import dataclass, field, replace
 from typing import Iterator
 
@@ -17,7 +18,8 @@ from govern.model.canonical import sha256_digest, simple_canonical_json
 from govern.model.fingerprint import DOMAINS, hash_form, type_digests
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
-    Alternative, Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
+    OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref,
+    Tuple, Union,
 )
 
 OLD_DATA = "old-data-new-readers"  # stored data written before the change, read by new readers
@@ -268,6 +270,16 @@ class Walker:
         if isinstance(new, Union) and not isinstance(old, Union):
             yield from self._union_widened(old, new, path)
             return
+        if isinstance(old, Intersection) != isinstance(new, Intersection):
+            # allOf [A, B] against A alone: an operand was added or removed, the rest compared as operands.
+            yield from self._compare_intersection(*(node if isinstance(node, Intersection) else Intersection((node,))
+                                                    for node in (old, new)), path)
+            return
+        if {type(old), type(new)} == {Array, Tuple}:
+            # A list of one item schema is a tuple without positions whose tail is that schema.
+            yield from self._compare_tuple(*(Tuple((), node.items, node.constraints) if isinstance(node, Array)
+                                             else node for node in (old, new)), path)
+            return
         if type(old) is not type(new):
             yield from self._kind_changed(old, new, path)
             return
@@ -309,9 +321,8 @@ class Walker:
             if before is None:
                 yield self._property_added(old, new, after, where)
             elif after is None:
-                breaks = ((OLD_DATA,) if not self._admits(new, name) else ()) + ((NEW_DATA,) if before.required else ())
                 yield Difference(where, "property-removed", before.node, None,
-                                 _args(property=name, required=before.required), breaks)
+                                 _args(property=name, required=before.required), self._removal_breaks(new, before))
             else:
                 if before.reserved != after.reserved:
                     kind = "reserved-made-real" if before.reserved else "property-made-reserved"
@@ -332,23 +343,74 @@ class Walker:
             where = f"{path}/patternProperties/{_escape(pattern)}"
             if pattern not in old_patterns:
                 yield Difference(where, "pattern-property-added", None, new_patterns[pattern], _args(pattern=pattern),
-                                 (OLD_DATA,))
+                                 self._pattern_breaks(pattern, old, new_patterns[pattern], added=True))
             elif pattern not in new_patterns:
                 yield Difference(where, "pattern-property-removed", old_patterns[pattern], None,
-                                 _args(pattern=pattern), (NEW_DATA,))
+                                 _args(pattern=pattern),
+                                 self._pattern_breaks(pattern, new, old_patterns[pattern], added=False))
             else:
                 yield from self._next_level(self.compare(old_patterns[pattern], new_patterns[pattern], where))
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _property_added(self, old: Object, new: Object, prop, where: str) -> Difference:
         admitted = self._admits(old, prop.name)
+        # What old data may hold under the name is what the old content model let through; the new
+        # property's schema now decides it, in both directions.
+        breaks = self._breaks_between(self._undeclared(old, prop.name), prop.node)
         if prop.required:
-            breaks = (OLD_DATA,) + (() if admitted else (NEW_DATA,))
             return Difference(where, "required-property-added", None, prop.node,
-                              _args(property=prop.name), breaks)
+                              _args(property=prop.name), _merge(breaks, (OLD_DATA,)))
         return Difference(where, "optional-property-added", None, prop.node,
-                          _args(property=prop.name, admitted=admitted, reserved=prop.reserved or None),
-                          () if admitted else (NEW_DATA,))
+                          _args(property=prop.name, admitted=admitted, reserved=prop.reserved or None), breaks)
+
+    def _removal_breaks(self, new: Object, before) -> tuple[str, ...]:
+        """A removed property's name falls to the new content model: old values must pass it, and new
+        data may carry any value it lets through, or omit a name old readers required."""
+        breaks = self._breaks_between(before.node, self._undeclared(new, before.name, side=self.new))
+        return _merge(breaks, (NEW_DATA,) if before.required else ())
+
+    def _undeclared(self, obj: Object, name: str, side: "Side | None" = None) -> Node:
+        """The schema an object applies to an undeclared name: the matching patterns' (all of them), else
+        the content model. Anything this cannot name exactly counts as rejecting the name."""
+        import re
+
+        if self._names_guarded or restricts_names(obj.constraints):
+            return UNKNOWN_MODEL
+        matching = []
+        for pattern, node in obj.pattern_properties:
+            try:
+                if re.search(pattern, name):
+                    matching.append(node)
+            except re.error:
+                return UNKNOWN_MODEL
+        if not matching:
+            return obj.additional
+        return matching[0] if len(matching) == 1 else Intersection(tuple(matching))
+
+    def _breaks_between(self, old: Node, new: Node) -> tuple[str, ...]:
+        """Which ways replacing `old` (of the old graph) by `new` (of the new graph) breaks, as far as
+        pairing can tell; nothing when they are the same."""
+        if old is UNKNOWN_MODEL or new is UNKNOWN_MODEL:
+            return (OLD_DATA, NEW_DATA)
+        found: tuple[str, ...] = ()
+        for difference in Walker(self.old, self.new).compare(old, new, ""):
+            found = _merge(found, difference.breaks)
+        return found
+
+    def _pattern_breaks(self, pattern: str, other: Object, node: Node, added: bool) -> tuple[str, ...]:
+        """A pattern entry takes the names it matches from the content model (and also checks declared
+        properties whose names match it)."""
+        import re
+
+        model = other.additional if not self._names_guarded and not restricts_names(other.constraints) else UNKNOWN_MODEL
+        if other.pattern_properties:
+            model = UNKNOWN_MODEL  # names may also match the other side's patterns: not provable here
+        breaks = self._breaks_between(model, node) if added else self._breaks_between(node, model)
+        try:
+            declared = any(re.search(pattern, p.name) for p in other.properties)
+        except re.error:
+            declared = True
+        return (OLD_DATA, NEW_DATA) if declared else breaks
 
     def _content_model(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
         old_model, new_model = content_model_name(old), content_model_name(new)
@@ -367,14 +429,16 @@ class Walker:
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _compare_tuple(self, old: Tuple, new: Tuple, path: str) -> Iterator[Difference]:
+        """Position by position: where one side has no position of its own, its tail (open, closed or a
+        schema) applies there, so an added position narrows an open tail and widens a closed one."""
         for position in range(max(len(old.items), len(new.items))):
             where = f"{path}/prefixItems/{position}"
             if position >= len(old.items):
                 yield Difference(where, "tuple-item-added", None, new.items[position], _args(position=position),
-                                 (OLD_DATA, NEW_DATA))
+                                 self._breaks_between(old.rest, new.items[position]))
             elif position >= len(new.items):
                 yield Difference(where, "tuple-item-removed", old.items[position], None, _args(position=position),
-                                 (OLD_DATA, NEW_DATA))
+                                 self._breaks_between(old.items[position], new.rest))
             else:
                 yield from self._next_level(self.compare(old.items[position], new.items[position], where))
         yield from self._next_level(self._content_model(old.rest, new.rest, f"{path}/items"))
@@ -518,13 +582,26 @@ class Walker:
 
     def _single_in_union(self, single: Node, union: Union, single_side: Side, union_side: Side, kind: str,
                          breaks: tuple[str, ...], path: str, otherwise) -> Iterator[Difference]:
-        """A type became a union containing it (or the reverse): the other alternatives were added (removed)."""
+        """A type became a union containing it (or the reverse): the other alternatives were added (removed).
+        When no alternative equals the type but exactly one has its kind, the two are compared as well."""
         same_format = self.old.graph.inventory_format == self.new.graph.inventory_format
         digest = single_side.digest(single)
         matches = [a for a in union.alternatives if same_format and union_side.digest(a.node) == digest]
+        inner: list[Difference] = []
+        if not matches and union.policy is None:
+            matches = [a for a in union.alternatives if _same_kind(union_side.resolve(a.node), single)]
+            if len(matches) == 1:
+                added = kind == "alternative-added"
+                pair = (single, matches[0].node) if added else (matches[0].node, single)
+                inner = list(self.compare(*pair, path))
+            else:
+                matches = []
         if not matches or union.policy is not None:
             yield from otherwise()
             return
+        yield from inner
+        if union.exclusive and may_overlap(union_side, union, matches[0]):
+            breaks = (OLD_DATA, NEW_DATA)  # in a oneOf, instances of the type that also match another are rejected
         for alternative in union.alternatives:
             if alternative is not matches[0]:
                 added = kind == "alternative-added"
@@ -535,18 +612,34 @@ class Walker:
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _compare_applicator(self, old: Applicator, new: Applicator, path: str) -> Iterator[Difference]:
-        if old.keyword != new.keyword or old.names != new.names:
+        if old.keyword != new.keyword:
             yield Difference(path, "type-changed", old, new, _args(old=old.keyword, new=new.keyword),
                              (OLD_DATA, NEW_DATA))
             return
-        labels = old.names or (("if", "then", "else") if old.keyword == "if-then-else" else (old.keyword,))
-        for label, before, after in zip(labels, old.operands, new.operands):
-            # A subschema under not/if/contains constrains in ways pairing cannot order: any change there
-            # is reported, and no rule proves it same-version.
-            for difference in self._next_level(self.compare(before, after, f"{path}/{_escape(label)}")):
+        if old.keyword == "dependentSchemas":
+            before, after = dict(zip(old.names, old.operands)), dict(zip(new.names, new.operands))
+            pairs = [(name, before.get(name), after.get(name)) for name in sorted(before.keys() | after.keys())]
+        else:
+            labels = ("if", "then", "else") if old.keyword == "if-then-else" else (old.keyword,)
+            pairs = list(zip(labels, old.operands, new.operands))
+        for label, before_node, after_node in pairs:
+            where = f"{path}/{_escape(label)}"
+            if before_node is None or after_node is None:
+                # An entry applies only to objects holding the name: adding one narrows, removing widens.
+                added = before_node is None
+                yield Difference(where, "applicator-changed", before_node, after_node,
+                                 _args(keyword=old.keyword, inner="operand-added" if added else "operand-removed",
+                                       property=label),
+                                 self._breaks_between(OPEN, after_node) if added
+                                 else self._breaks_between(before_node, OPEN))
+                continue
+            # No rule proves a change under an applicator same-version; its direction follows the keyword:
+            # `not` reverses it, `if` decides between branches (both ways), the others keep it.
+            for difference in self._next_level(self.compare(before_node, after_node, where)):
+                breaks = flip(difference.breaks) if old.keyword == "not" else \
+                    (OLD_DATA, NEW_DATA) if label == "if" else difference.breaks
                 yield Difference(difference.path, "applicator-changed", difference.old, difference.new,
-                                 difference.args + (("keyword", old.keyword), ("inner", difference.kind)),
-                                 (OLD_DATA, NEW_DATA))
+                                 difference.args + (("keyword", old.keyword), ("inner", difference.kind)), breaks)
 
     def _compare_never(self, old: Never, new: Never, path: str) -> Iterator[Difference]:
         return iter(())
@@ -563,7 +656,7 @@ class Walker:
         if isinstance(new, Opaque) and not new.constraints:
             yield Difference(path, "type-widened-to-any", old, new, _args(old=old.kind), (NEW_DATA,))
             return
-        yield Difference(path, "type-changed", old, new, _args(old=old.kind, new=new.kind), (OLD_DATA, NEW_DATA))
+        yield Difference(path, "type-changed", old, new, _args(old=old.kind, new=new.kind), _kind_breaks(old, new))
 
     def _constraints(self, old, new, path: str) -> Iterator[Difference]:
         before, after = dict(old), dict(new)
@@ -577,6 +670,57 @@ class Walker:
                              None, None, _args(keyword=keyword, old=old_value, new=new_value,
                                                detail=_structured_detail(old_value, new_value)),
                              _constraint_breaks(keyword, old_value, new_value))
+
+
+def _same_kind(one: Node, other: Node) -> bool:
+    if isinstance(one, Primitive) and isinstance(other, Primitive):
+        return one.type == other.type
+    return type(one) is type(other) and not isinstance(one, (Union, Intersection, Opaque, Applicator))
+
+
+def _kind_breaks(old: Node, new: Node) -> tuple[str, ...]:
+    """Directions of a change between node kinds, where one side provably contains the other."""
+    if isinstance(old, Never) or isinstance(old, Opaque) and not old.constraints:
+        return (OLD_DATA,) if isinstance(old, Opaque) else (NEW_DATA,)
+    if isinstance(new, Never):
+        return (OLD_DATA,)
+    if isinstance(old, (Literal, Enum)) and isinstance(new, Primitive) and values_fit(new, old):
+        return (NEW_DATA,)  # the values become their whole type: an enum removed
+    if isinstance(new, (Literal, Enum)) and isinstance(old, Primitive) and values_fit(old, new):
+        return (OLD_DATA,)
+    return (OLD_DATA, NEW_DATA)
+
+
+def values_fit(primitive: Primitive, values: Literal | Enum) -> bool:
+    """Whether every value of a literal or enum is an instance of an unconstrained primitive type."""
+    if primitive.constraints:
+        return False
+    for text in (values.value,) if isinstance(values, Literal) else values.values:
+        value = json.loads(text)
+        if primitive.type in ("integer", "number"):
+            fits = isinstance(value, (int, float)) and not isinstance(value, bool) and \
+                (primitive.type == "number" or float(value).is_integer())
+        else:
+            fits = _value_type(value) == primitive.type
+        if not fits:
+            return False
+    return True
+
+
+# Stands for what an object applies to a name when no node says it exactly (a name guard such as
+# propertyNames, or patterns of the other side): a change there breaks both ways, as far as anyone can prove.
+UNKNOWN_MODEL = Opaque((("govern:unknown-content-model", "true"),))
+
+
+def _merge(*groups: tuple[str, ...]) -> tuple[str, ...]:
+    found = {direction for group in groups for direction in group}
+    return tuple(direction for direction in (OLD_DATA, NEW_DATA) if direction in found)
+
+
+def flip(breaks: tuple[str, ...]) -> tuple[str, ...]:
+    """The directions of the reverse change (under `not`, narrowing the operand widens the whole)."""
+    swap = {OLD_DATA: NEW_DATA, NEW_DATA: OLD_DATA}
+    return _merge(tuple(swap[direction] for direction in breaks))
 
 
 def _structured_detail(old: str | None, new: str | None) -> str | None:
@@ -607,9 +751,33 @@ def _constraint_breaks(keyword: str, old: str | None, new: str | None) -> tuple[
         before, after = json.loads(old), json.loads(new)
     except ValueError:  # pragma: no cover - constraint texts are canonical JSON
         return (OLD_DATA, NEW_DATA)
-    if isinstance(before, (int, float)) and isinstance(after, (int, float)) and not isinstance(before, bool):
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (before, after))
+    if numbers:
         if keyword in _LOWER_BOUNDS:
             return (OLD_DATA,) if after > before else (NEW_DATA,)
         if keyword in _UPPER_BOUNDS:
             return (OLD_DATA,) if after < before else (NEW_DATA,)
+        if keyword == "multipleOf":
+            return _divisibility(Fraction(str(before)), Fraction(str(after)))
+    if keyword == "uniqueItems" and isinstance(before, bool) and isinstance(after, bool):
+        return (OLD_DATA,) if after else (NEW_DATA,)
+    if keyword == "dependentRequired" and _name_lists(before) and _name_lists(after):
+        tighter = all(set(names) <= set(after.get(key, ())) for key, names in before.items())
+        looser = all(set(names) <= set(before.get(key, ())) for key, names in after.items())
+        return (OLD_DATA,) if tighter else (NEW_DATA,) if looser else (OLD_DATA, NEW_DATA)
     return (OLD_DATA, NEW_DATA)
+
+
+def _divisibility(before: Fraction, after: Fraction) -> tuple[str, ...]:
+    """Multiples of 10 are multiples of 2: a new divisor that divides the old one admits more."""
+    if after <= 0 or before <= 0:
+        return (OLD_DATA, NEW_DATA)
+    if (before / after).denominator == 1:
+        return (NEW_DATA,)
+    if (after / before).denominator == 1:
+        return (OLD_DATA,)
+    return (OLD_DATA, NEW_DATA)
+
+
+def _name_lists(value) -> bool:
+    return isinstance(value, dict) and all(isinstance(names, list) for names in value.values())

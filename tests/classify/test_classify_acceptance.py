@@ -172,7 +172,7 @@ def test_text_output_is_exact(tmp_path):
     assert out == (
         "new:Doc: same-version\n"
         "  same-version  /properties/note  optional-property-added (optional-property-added):"
-        " admitted=true, property=note\n"
+        " admitted=true, property=note [breaks old-data-new-readers]\n"
         "1 roots: 1 changed, 0 unchanged\n"
     )
 
