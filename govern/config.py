@@ -51,6 +51,9 @@ class Config:
     records_dir: str = "records"
     templates_dir: str = "templates"
     languages: tuple[str, ...] = LANGUAGES
+    # Folders (relative to the project root) that pydantic modules are imported from before the project
+    # root itself and before anything installed: the copy being checked, never an installed one.
+    pythonpath: tuple[str, ...] = ()
 
     def path(self, relative: str) -> Path:
         return self.project_root / relative
@@ -125,7 +128,7 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
     def wrong(key: str, reason: str, hint: str | None = None) -> None:
         problems.append(Problem(origin, f"{prefix}{key}: {reason}", hint=hint))
 
-    known = {"sources", "schemas", "records", "templates", "languages"}
+    known = {"sources", "schemas", "records", "templates", "languages", "pythonpath"}
     for key in sorted(set(table) - known):
         wrong(key, "unknown key", hint=f"known keys: {', '.join(sorted(known))}")
 
@@ -147,6 +150,12 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
         wrong("languages", "must be a non-empty list of distinct lowercase language tags, the source language "
               "first", hint='languages = ["en"] for English only, or ["en", "zh"] (the default)')
         languages = list(LANGUAGES)
+
+    # A src/ layout is the common case where an installed copy would shadow the one being checked.
+    pythonpath = table.get("pythonpath", ["src"] if (project_root / "src").is_dir() else [])
+    if not isinstance(pythonpath, list) or not all(isinstance(folder, str) and folder for folder in pythonpath):
+        wrong("pythonpath", "must be a list of folders relative to the project root", hint='pythonpath = ["src"]')
+        pythonpath = []
 
     raw_sources = table.get("sources", [])
     sources: list[SourceConfig] = []
@@ -172,7 +181,8 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
     if problems:
         raise ConfigError(problems)
     return Config(project_root=project_root, sources=tuple(sources), schemas_dir=schemas_dir,
-                  records_dir=records_dir, templates_dir=templates_dir, languages=tuple(languages))
+                  records_dir=records_dir, templates_dir=templates_dir, languages=tuple(languages),
+                  pythonpath=tuple(pythonpath))
 
 
 def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:

@@ -37,6 +37,20 @@ class InitPlan:
     sources: tuple[ProposedSource, ...]
     records_dir: Path
     config: Config
+    gitattributes: str | None  # the new content of .gitattributes, when lines are missing from it
+
+
+MERGE_DRIVER = "govern-generated"
+MERGE_DRIVER_COMMAND = 'git config merge.govern-generated.driver "govern merge-generated %O %A %B %P"'
+
+
+def merge_attributes(config: Config) -> list[str]:
+    """The .gitattributes lines that send the generated files to the merge driver regenerating them."""
+    from govern.catalog.render import FORMATS_FOLDER
+
+    schemas = config.schemas_dir.strip("/")
+    return [f"{schemas}/inventory.json merge={MERGE_DRIVER}", f"{schemas}/catalog*.md merge={MERGE_DRIVER}",
+            f"{schemas}/{FORMATS_FOLDER}/** merge={MERGE_DRIVER}"]
 
 
 def plan_init(project_root: Path, specs: list[str], languages: tuple[str, ...], cwd: Path) -> InitPlan:
@@ -80,13 +94,22 @@ def plan_init(project_root: Path, specs: list[str], languages: tuple[str, ...], 
         text = existing + ("" if existing.endswith("\n") or not existing else "\n") + "\n" + section
     else:
         text = section
-    return InitPlan(config_path, text, tuple(proposed), project_root / config.records_dir, config)
+    attributes_path = project_root / ".gitattributes"
+    existing_attributes = attributes_path.read_text(encoding="utf-8") if attributes_path.is_file() else ""
+    missing = [line for line in merge_attributes(config) if line not in existing_attributes.splitlines()]
+    attributes = None
+    if missing:
+        separator = "" if not existing_attributes or existing_attributes.endswith("\n") else "\n"
+        attributes = existing_attributes + separator + "\n".join(missing) + "\n"
+    return InitPlan(config_path, text, tuple(proposed), project_root / config.records_dir, config, attributes)
 
 
 def write_init(plan: InitPlan) -> None:
     from govern.fsio import atomic_write_text
 
     atomic_write_text(plan.config_path, plan.text)
+    if plan.gitattributes is not None:
+        atomic_write_text(plan.config.project_root / ".gitattributes", plan.gitattributes)
     plan.records_dir.mkdir(parents=True, exist_ok=True)
 
 

@@ -21,6 +21,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "diff": ("govern.cli.diff", "diff", "Classify structural changes against the last record, or between two files."),
     "record": ("govern.cli.record", "record", "Create, refresh and sync dated bilingual change records."),
     "formats": ("govern.cli.formats", "formats", "Write a complete schema per source and format version from the records."),
+    "log": ("govern.cli.log", "log", "Print a root's history: records, dates, decisions, format versions."),
+    "heads": ("govern.cli.log", "heads", "Print the latest record of every root."),
+    "merge-generated": ("govern.cli.merge_generated", "merge_generated",
+                        "Git merge driver: regenerate inventory.json and the catalogs from the merged sources."),
     "verify": ("govern.cli.verify", "verify", "Check the whole record history against the current source (for CI)."),
     "sidecar": ("govern.cli.sidecar", "sidecar", "Validate, format, merge and append to coauthoring sidecars."),
 }

@@ -13,15 +13,20 @@ from govern.cli._common import load_project, project_option, reports_errors, wit
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: grouped by root, the decision first; json: the stable machine contract.")
 @click.option("--all", "show_unchanged", is_flag=True, help="In text output, list unchanged roots too.")
+@click.option("--against", "against", default=None, metavar="REF",
+              help="Compare with the sources at a git ref (branch, tag, commit such as HEAD~1 or origin/main), "
+                   "read from git without a checkout, instead of with the records.")
 @witness_options
 @project_option
 @reports_errors
-def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, witness: bool, witness_budget: float,
-         project: Path | None) -> None:
+def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, against: str | None, witness: bool,
+         witness_budget: float, project: Path | None) -> None:
     """Classify structural changes as same-version or version-bump.
 
     With no arguments, every configured root is compared with the after-snapshot of its latest change
-    record (before any record exists, every root is new). With OLD NEW, two files are compared directly:
+    record (before any record exists, every root is new). With --against REF, with the same sources as
+    they are at a git ref, read with the configuration that ref holds (like `buf breaking --against`):
+    what a pull request changes, whether recorded or not. With OLD NEW, two files are compared directly:
     two JSON Schema files, two OpenAPI documents, or two `module:Model` specs; no records or
     configuration are needed.
 
@@ -41,7 +46,16 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, witne
     from govern.classify.classify import classify
     from govern.classify.report import diff_json, diff_text
 
-    if files:
+    if files and against:
+        raise click.UsageError("give either OLD NEW or --against REF, not both")
+    if against:
+        from govern.gitrefs import load_at
+        from govern.sources.load import load_configured
+
+        config = load_project(project)
+        old_graphs, new_graphs = load_at(config, against), load_configured(config)
+        origins = {root: graph.origin for graph in new_graphs for root in graph.roots}
+    elif files:
         if len(files) != 2:
             raise click.UsageError("give exactly two files (OLD NEW), or none to compare with the records")
         from govern.sources.load import document_root_name, load_spec

@@ -25,9 +25,10 @@ def init(sources: tuple[str, ...], languages: str, project: Path | None) -> None
     the baseline.
 
     Adds [tool.govern] to pyproject.toml, or writes govern.toml where there is none; creates the records
-    folder; prints the next command. Every source is read first: a refusal writes nothing.
+    folder; adds the generated files to .gitattributes for the merge driver that regenerates them
+    (`govern merge-generated`); prints the next command. Every source is read first: a refusal writes nothing.
     """
-    from govern.init import plan_init, write_init
+    from govern.init import MERGE_DRIVER_COMMAND, plan_init, write_init
 
     root = (project or Path.cwd()).resolve()
     chosen = tuple(language.strip() for language in languages.split(",") if language.strip())
@@ -39,6 +40,9 @@ def init(sources: tuple[str, ...], languages: str, project: Path | None) -> None
         roots = ", ".join(f"{root_id} ({root.role})" for root_id, root in sorted(source.graph.roots.items()))
         click.echo(f"  {source.name}: {source.kind} {source.path}: {roots}")
     click.echo(f"created {plan.records_dir.relative_to(root).as_posix()}/")
+    if plan.gitattributes is not None:
+        click.echo("wrote .gitattributes: the generated files merge by regenerating them; enable the driver with")
+        click.echo(f"  {MERGE_DRIVER_COMMAND}")
     click.echo("next: draft the baseline's prose, fill in the compatibility and verification, then record it:")
     click.echo("  govern record prose > prose.yaml")
     click.echo("  govern record new baseline --prose prose.yaml")

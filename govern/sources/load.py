@@ -12,12 +12,13 @@ from govern.model.graph import TypeGraph
 _MODEL_SPEC = re.compile(r"^[A-Za-z_][\w.]*(:[A-Za-z_]\w*)?$")
 
 
-def load_source(source: SourceConfig, project_root: Path) -> TypeGraph:
+def load_source(source: SourceConfig, project_root: Path, pythonpath: tuple[str, ...] = ()) -> TypeGraph:
     roots = {root.name: (root.at, root.role) for root in source.roots}
     if source.kind == "pydantic":
         from govern.sources.pydantic import load_pydantic
 
-        return load_pydantic(source.name, source.path, roots, project_root, discover=source.discover)
+        return load_pydantic(source.name, source.path, roots, project_root, discover=source.discover,
+                             pythonpath=pythonpath)
     path = project_root / source.path
     if source.kind == "openapi":
         from govern.sources.openapi import load_openapi
@@ -35,7 +36,7 @@ def load_configured(config: Config) -> list[TypeGraph]:
     problems: list[Problem] = []
     for source in config.sources:
         try:
-            graphs.append(load_source(source, config.project_root))
+            graphs.append(load_source(source, config.project_root, config.pythonpath))
         except InputError as error:
             problems.extend(error.problems)
     if problems:

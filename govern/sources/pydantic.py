@@ -19,11 +19,36 @@ from govern.sources.jsonschema import Converter, finish_graph
 from govern.sources.refs import SchemaSet
 
 
-def import_models(spec: str, project_root: Path | None) -> tuple[str, list[type]]:
-    """Import `module` or `module:Model` and return the module name and the selected model classes."""
+def module_search_path(project_root: Path, pythonpath: tuple[str, ...] = ()) -> list[Path]:
+    """Where a project's modules are imported from, first to last: its pythonpath folders, then its root."""
+    return [project_root / folder for folder in pythonpath] + [project_root]
+
+
+def module_file(search_path: list[Path], module_name: str) -> Path | None:
+    """The file a module would be imported from within `search_path`, or None when it is not there."""
+    parts = module_name.split(".")
+    for folder in search_path:
+        for candidate in (folder.joinpath(*parts).with_suffix(".py"), folder.joinpath(*parts, "__init__.py")):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def import_models(spec: str, project_root: Path | None, pythonpath: tuple[str, ...] = ()) -> tuple[str, list[type]]:
+    """Import `module` or `module:Model` and return the module name and the selected model classes.
+
+    The project's own copy wins: its folders go first on sys.path, and a copy of the package imported
+    from elsewhere (an installed one) is forgotten first, so `--project ../app` checks ../app.
+    """
     module_name, _, model_name = spec.partition(":")
-    if project_root is not None and str(project_root) not in sys.path:
-        sys.path.insert(0, str(project_root))
+    if project_root is not None:
+        search_path = module_search_path(project_root, pythonpath)
+        for folder in reversed(search_path):
+            if str(folder) in sys.path:
+                sys.path.remove(str(folder))
+            sys.path.insert(0, str(folder))
+        if module_file(search_path, module_name) is not None:
+            _forget_foreign_copy(module_name.partition(".")[0], search_path)
     try:
         from pydantic import BaseModel
     except ImportError:  # pragma: no cover - pydantic is a dependency
@@ -46,9 +71,18 @@ def import_models(spec: str, project_root: Path | None) -> tuple[str, list[type]
     return module_name, sorted(models, key=lambda model: model.__name__)
 
 
+def _forget_foreign_copy(package: str, search_path: list[Path]) -> None:
+    module = sys.modules.get(package)
+    location = getattr(module, "__file__", None) if module is not None else None
+    if module is None or (location and any(Path(location).is_relative_to(folder) for folder in search_path)):
+        return
+    for name in [name for name in sys.modules if name == package or name.startswith(package + ".")]:
+        del sys.modules[name]
+
+
 def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
-                  discover: bool = True) -> TypeGraph:
-    module_name, models = import_models(spec, project_root)
+                  discover: bool = True, pythonpath: tuple[str, ...] = ()) -> TypeGraph:
+    module_name, models = import_models(spec, project_root, pythonpath)
     from pydantic.json_schema import models_json_schema
 
     try:
@@ -61,7 +95,7 @@ def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str
 
     check_json_value(document_schema, spec)  # json_schema_extra may hold NaN, 1e400 or lone surrogates
     schemas = SchemaSet()
-    label = f"{module_name} (pydantic)"
+    label = f"{module_name} (pydantic, {imported_from(module_name, project_root)})"
     document = schemas.add_document(document_schema, label, None, f"urn:govern:pydantic:{module_name}")
     converter = Converter(schemas)
     converter.register_definitions(document)
@@ -76,6 +110,17 @@ def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str
             raise InputError(Problem(spec, f"root {name}: no model named {at or name}"))
         declared[name] = (_location(converter, document, references[(model, "validation")]), role)
     return finish_graph(converter, source, declared, label)
+
+
+def imported_from(module_name: str, project_root: Path | None) -> str:
+    """The module's file relative to the project, or `installed` when it comes from outside the project
+    (an absolute path would differ from machine to machine, and the inventory must not)."""
+    location = getattr(sys.modules.get(module_name), "__file__", None)
+    if location is None:
+        return "no file"
+    if project_root is not None and Path(location).resolve().is_relative_to(project_root.resolve()):
+        return Path(location).resolve().relative_to(project_root.resolve()).as_posix()
+    return "installed"
 
 
 def _location(converter: Converter, document, reference: dict) -> str:

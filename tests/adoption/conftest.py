@@ -65,6 +65,8 @@ class App:
     runner: CliRunner
 
     def run(self, *args: str) -> Result:
+        # Every command is a new process for a user: it imports the application as it is on disk now.
+        forget_application_modules()
         return self.runner.invoke(cli, [*args, "--project", str(self.root)], catch_exceptions=False)
 
     def path(self, relative: str) -> Path:
@@ -115,11 +117,15 @@ def app(tmp_path: Path) -> App:
     return make_app(tmp_path / "shop")
 
 
+def forget_application_modules() -> None:
+    for name in [name for name in sys.modules if name == "shop" or name.startswith("shop.")]:
+        del sys.modules[name]
+
+
 @pytest.fixture(autouse=True)
 def _forget_application_modules():
     """Each test imports its own copy of the application's `shop` package, never a previous test's."""
     yield
-    for name in [name for name in sys.modules if name == "shop" or name.startswith("shop.")]:
-        del sys.modules[name]
+    forget_application_modules()
 
 

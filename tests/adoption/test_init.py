@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import App, english_prose, make_app
+from tests.adoption.conftest import App, english_prose, make_app
 
 OPENAPI = {"openapi": "3.1.0", "info": {"title": "Shop", "version": "1.0"},
            "paths": {"/orders": {"post": {"requestBody": {"content": {"application/json": {
@@ -34,6 +34,8 @@ def test_init_adds_tool_govern_to_pyproject_and_proposes_roots_and_roles(app: Ap
         "  config: jsonschema schemas/config.schema.json: config:AppConfig (record)\n"
         "  events: pydantic shop.events: events:OrderPlaced (event), events:OrderShipped (event)\n"
         "created records/\n"
+        "wrote .gitattributes: the generated files merge by regenerating them; enable the driver with\n"
+        '  git config merge.govern-generated.driver "govern merge-generated %O %A %B %P"\n'
         "next: draft the baseline's prose, fill in the compatibility and verification, then record it:\n"
         "  govern record prose > prose.yaml\n"
         "  govern record new baseline --prose prose.yaml\n")
@@ -45,6 +47,9 @@ def test_init_adds_tool_govern_to_pyproject_and_proposes_roots_and_roles(app: Ap
         '[[tool.govern.sources]]\nname = "events"\nkind = "pydantic"\npath = "shop.events"\n'
         'roots = { OrderPlaced = { role = "event" }, OrderShipped = { role = "event" } }\n')
     assert app.path("records").is_dir()
+    assert app.path(".gitattributes").read_text() == (
+        "schemas/inventory.json merge=govern-generated\nschemas/catalog*.md merge=govern-generated\n"
+        "schemas/formats/** merge=govern-generated\n")
 
 
 def test_verify_on_an_empty_history_suggests_exactly_one_baseline_command(app: App) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import App, english_prose
+from tests.adoption.conftest import App, english_prose
 
 SOURCE = '''
 [tool.govern]

@@ -1,0 +1,170 @@
+"""Git-aware review: diff against a ref, a root's log and heads, and the merge driver of generated files."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pytest
+from tests.adoption.conftest import App, english_prose, git
+
+DRIVER = f'"{sys.executable}" -m govern merge-generated %O %A %B %P'
+
+
+@pytest.fixture
+def repo(app: App) -> App:
+    """The application with govern set up, its baseline recorded and committed on main."""
+    previous = os.getcwd()
+    os.chdir(app.root)
+    try:
+        assert app.run("init", "schemas/config.schema.json", "shop.events", "--languages", "en").exit_code == 0
+    finally:
+        os.chdir(previous)
+    app.write("prose.yaml", english_prose())
+    assert app.run("record", "new", "baseline", "--prose", str(app.path("prose.yaml")),
+                   "--date", "2026-12-01").exit_code == 0
+    app.path("prose.yaml").unlink()
+    app.git("init", "-q")
+    app.git("add", "-A")
+    app.git("commit", "-q", "-m", "baseline")
+    return app
+
+
+def add_field(app: App, model: str, line: str) -> None:
+    path = app.path("shop/events.py")
+    text = path.read_text()
+    marker = f"class {model}(BaseModel):\n"
+    assert marker in text
+    path.write_text(text.replace(marker, marker + f"    {line}\n"))
+
+
+def add_config_property(app: App, name: str) -> None:
+    path = app.path("schemas/config.schema.json")
+    schema = json.loads(path.read_text())
+    schema["properties"][name] = {"type": "string"}
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+
+
+def test_diff_against_a_ref_compares_with_the_sources_of_that_commit(repo: App) -> None:
+    add_field(repo, "OrderShipped", "carrier: str | None = None")
+    repo.git("commit", "-q", "-am", "carrier")
+    add_config_property(repo, "region2")
+    # The working copy's module is imported first, so the copy at the ref must be imported apart from it.
+    assert repo.run("digests").exit_code == 0
+    against_head = json.loads(repo.run("diff", "--against", "HEAD", "--format", "json").stdout)
+    changed = {root["root"]: root["decision"] for root in against_head["roots"] if root["decision"] != "unchanged"}
+    assert changed == {"config:AppConfig": "same-version"}
+    against_parent = repo.run("diff", "--against", "HEAD~1")
+    assert against_parent.exit_code == 0
+    assert "config:AppConfig: same-version" in against_parent.stdout
+    assert "events:OrderShipped: same-version" in against_parent.stdout
+    assert "/properties/carrier  optional-property-added" in against_parent.stdout
+    assert "3 roots: 2 changed, 1 unchanged" in against_parent.stdout
+
+
+def test_diff_against_a_ref_before_adoption_sees_every_root_as_new(repo: App) -> None:
+    repo.git("checkout", "-q", "--orphan", "empty")
+    repo.git("rm", "-rq", "--cached", ".")
+    repo.git("commit", "-q", "--allow-empty", "-m", "nothing yet")
+    result = repo.run("diff", "--against", "empty")
+    assert result.exit_code == 0, result.output
+    assert "3 roots: 3 changed, 0 unchanged" in result.stdout
+
+
+@pytest.mark.parametrize("ref", ["no-such-branch", "HEAD~5", "-x"])
+def test_an_unknown_ref_is_an_input_error(repo: App, ref: str) -> None:
+    result = repo.run("diff", "--against", ref)
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {ref}: is not a commit or tree of this repository (use a branch, tag or "
+                             "commit such as main, HEAD~1 or origin/main)\n")
+
+
+def test_diff_against_outside_git_is_an_input_error(app: App) -> None:
+    app.write("pyproject.toml", app.path("pyproject.toml").read_text() + '\n[tool.govern]\nlanguages = ["en"]\n'
+              '[[tool.govern.sources]]\nname = "config"\nkind = "jsonschema"\npath = "schemas/config.schema.json"\n')
+    result = app.run("diff", "--against", "HEAD")
+    assert result.exit_code == 2
+    assert "is not inside a git work tree" in result.stderr
+
+
+def test_log_and_heads_show_each_roots_records(repo: App) -> None:
+    add_field(repo, "OrderShipped", "carrier: str | None = None")
+    repo.write("prose.yaml", english_prose(title="Carrier"))
+    assert repo.run("record", "new", "add-carrier", "--prose", str(repo.path("prose.yaml")),
+                    "--date", "2026-12-02").exit_code == 0
+    digest = json.loads(repo.path("schemas/inventory.json").read_text())["roots"]["events:OrderShipped"]["digest"]
+    baseline = json.loads(repo.path("records/2026-12-01-baseline.schema.json").read_text())
+    assert baseline  # the chain below starts at this baseline
+    log = repo.run("log", "events:OrderShipped")
+    assert log.exit_code == 0
+    lines = log.stdout.splitlines()
+    assert lines[0] == "events:OrderShipped"
+    assert lines[1] == f"  2026-12-02-add-carrier  same-version  format - -> -  {digest}"
+    assert lines[2].startswith("  2026-12-01-baseline  same-version (baseline)  format - -> -  sha256:")
+    heads = repo.run("heads").stdout.splitlines()
+    assert heads == [
+        f"config:AppConfig     2026-12-01-baseline  same-version (baseline)  format - -> -  "
+        f"{json.loads(repo.path('schemas/inventory.json').read_text())['roots']['config:AppConfig']['digest'][:19]}",
+        "events:OrderPlaced   " + heads[1][21:],
+        f"events:OrderShipped  2026-12-02-add-carrier  same-version  format - -> -  {digest[:19]}"]
+    assert heads[1][21:].startswith("2026-12-01-baseline")
+    as_json = json.loads(repo.run("log", "--format", "json").stdout)
+    assert [entry["root"] for entry in as_json["roots"]] == ["config:AppConfig", "events:OrderPlaced",
+                                                              "events:OrderShipped"]
+    assert [record["record"] for record in as_json["roots"][2]["records"]] == ["2026-12-02-add-carrier",
+                                                                               "2026-12-01-baseline"]
+    unknown = repo.run("log", "events:Nope")
+    assert unknown.exit_code == 2 and "events:Nope: is not a recorded root" in unknown.stderr
+
+
+def branches_changing_different_sources(repo: App) -> None:
+    repo.git("checkout", "-q", "-b", "carrier")
+    add_field(repo, "OrderShipped", "carrier: str | None = None")
+    assert repo.run("extract").exit_code == 0
+    repo.git("commit", "-q", "-am", "carrier")
+    repo.git("checkout", "-q", "main")
+    add_config_property(repo, "timezone")
+    add_field(repo, "OrderPlaced", "note: str | None = None")
+    assert repo.run("extract").exit_code == 0
+    repo.git("commit", "-q", "-am", "timezone")
+
+
+def test_without_the_driver_the_generated_files_conflict(repo: App) -> None:
+    branches_changing_different_sources(repo)
+    merged = repo.git("merge", "-q", "carrier", "-m", "merge", check=False)
+    assert merged.returncode == 1
+    assert "CONFLICT (content): Merge conflict in schemas/catalog.md" in merged.stdout
+
+
+def test_the_merge_driver_regenerates_the_generated_files_in_a_real_merge(repo: App) -> None:
+    assert repo.path(".gitattributes").read_text() == (
+        "schemas/inventory.json merge=govern-generated\nschemas/catalog*.md merge=govern-generated\n"
+        "schemas/formats/** merge=govern-generated\n")
+    repo.git("config", "merge.govern-generated.driver", DRIVER)
+    branches_changing_different_sources(repo)
+    merged = repo.git("merge", "-q", "carrier", "-m", "merge", check=False)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert repo.git("status", "--porcelain").stdout == ""
+    inventory = repo.path("schemas/inventory.json").read_text()
+    assert "<<<<<<<" not in inventory
+    assert repo.run("extract", "--check").exit_code == 0  # byte for byte what `govern extract` writes
+    roots = json.loads(inventory)["roots"]
+    structure = json.dumps(json.loads(inventory)["types"])
+    assert "carrier" in structure and "timezone" in structure and '"note"' in structure and len(roots) == 3
+
+
+def test_the_driver_leaves_a_conflict_when_the_sources_conflict(repo: App) -> None:
+    repo.git("config", "merge.govern-generated.driver", DRIVER)
+    repo.git("checkout", "-q", "-b", "other")
+    add_config_property(repo, "zone")
+    assert repo.run("extract").exit_code == 0
+    repo.git("commit", "-q", "-am", "zone")
+    repo.git("checkout", "-q", "main")
+    add_config_property(repo, "zone-name")
+    assert repo.run("extract").exit_code == 0
+    repo.git("commit", "-q", "-am", "zone-name")
+    merged = repo.git("merge", "-q", "other", "-m", "merge", check=False)
+    assert merged.returncode == 1
+    assert "govern merge-generated: schemas/inventory.json: the sources conflict (schemas/config.schema.json): " \
+           "resolve them, then run `govern extract`" in merged.stderr
