@@ -168,3 +168,32 @@ def test_contract_changes_show_a_witness(changed_contracts, root, path, kind, di
         for token in value_at.split("/")[1:]:
             target = target[token] if isinstance(target, dict) else target[int(token)]
         assert target == value
+
+
+def test_the_readme_example_is_what_govern_prints():
+    import shlex
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Example", 1)[1].split("```console\n", 1)[1].split("```", 1)[0]
+    command, *expected = block.splitlines()
+    args = shlex.split(command.removeprefix("$ govern "))
+    args = [str(REPO_ROOT / arg) if arg.endswith(".json") else arg for arg in args]
+    result = run(*args)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == expected
+    assert readme.index("## Example") < readme.index("```")  # the first example of the README
+
+
+def test_jsonschema_is_imported_only_when_witnesses_are_asked_for():
+    import subprocess
+    import sys
+
+    args = pair("constraint-changed/positive/max-length-tightened")
+    probe = ("import sys\nfrom click.testing import CliRunner\nfrom govern.cli import cli\n"
+             f"CliRunner().invoke(cli, ['diff', {args[0]!r}, {args[1]!r}] + sys.argv[1:])\n"
+             "print(sorted(m for m in sys.modules if m == 'jsonschema' or m.startswith('govern.witness')))\n")
+    plain = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    witnessed = subprocess.run([sys.executable, "-c", probe, "--witness"], capture_output=True, text=True,
+                               check=True).stdout
+    assert plain == "[]\n"
+    assert "'jsonschema'" in witnessed and "'govern.witness.search'" in witnessed
