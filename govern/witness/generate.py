@@ -566,6 +566,38 @@ def _intersection_documents(side, node: Intersection, head: str, rest: list[str]
             yield merge(value, others)
 
 
+def locations(side, node: Node, max_depth: int = 8, limit: int = 20000) -> Iterator[list[str]]:
+    """Schema paths below the node, nearest first (breadth first), as `documents` understands them."""
+    from collections import deque
+
+    queue: deque = deque([([], node, 0)])
+    produced = 0
+    while queue and produced < limit:
+        tokens, current, depth = queue.popleft()
+        if tokens:
+            produced += 1
+            yield tokens
+        if depth < max_depth:
+            queue.extend((tokens + step, child, depth + 1) for step, child in _steps(side, side.resolve(current)))
+
+
+def _steps(side, node: Node) -> list[tuple[list[str], Node]]:
+    if isinstance(node, Object):
+        return [(["properties", prop.name], prop.node) for prop in node.properties if not prop.reserved]
+    if isinstance(node, Array):
+        return [(["items"], node.items)]
+    if isinstance(node, Map):
+        return [(["additionalProperties"], node.values)]
+    if isinstance(node, Tuple):
+        return [(["prefixItems", str(position)], item) for position, item in enumerate(node.items)]
+    if isinstance(node, Union):
+        return [(["anyOf", str(position)], alternative.node) for position, alternative in enumerate(node.alternatives)]
+    if isinstance(node, Intersection):  # `documents` passes a path through an intersection to every operand
+        return [step for operand in node.operands if not isinstance(side.resolve(operand), Applicator)
+                for step in _steps(side, side.resolve(operand))]
+    return []
+
+
 # --- strings matching a regular expression ----------------------------------------------------------------
 
 

@@ -26,7 +26,7 @@ from govern.classify.rules import SAME_VERSION, VERSION_BUMP
 from govern.model.graph import TypeGraph
 from govern.model.nodes import Node, Ref
 from govern.witness.confirm import Validator, root_schema
-from govern.witness.generate import ABSENT, Hints, candidates, documents, hints_of, split_pointer
+from govern.witness.generate import ABSENT, Hints, candidates, documents, hints_of, locations, split_pointer
 
 DEFAULT_BUDGET_MS = 200
 MAX_CANDIDATES = 5000  # per change and direction; the time budget usually ends a fruitless search first
@@ -153,14 +153,16 @@ def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, bud
         for direction in (OLD_DATA, NEW_DATA):
             if direction in EXCUSED.get(change.rule, ()):
                 continue
-            witness = search_direction(change, direction, old, new, budget)
+            # Targeted candidates only: a same-version change's search always runs to its end, so it stays short.
+            witness = search_direction(change, direction, old, new, budget, deep=False)
             if witness is not None:
                 return ChangeWitness(result.root, change, UNSOUND, witness)
         return ChangeWitness(result.root, change, HELD)
     return None
 
 
-def search_direction(change: Change, direction: str, old: _Root, new: _Root, budget: float) -> Witness | None:
+def search_direction(change: Change, direction: str, old: _Root, new: _Root, budget: float,
+                     deep: bool = True) -> Witness | None:
     writer, reader = (old, new) if direction == OLD_DATA else (new, old)
     if writer.graph is None:
         return None
@@ -168,7 +170,7 @@ def search_direction(change: Change, direction: str, old: _Root, new: _Root, bud
     writer_validator, reader_validator = writer.validator, reader.validator
     deadline = time.perf_counter() + budget
     seen: set[str] = set()
-    for document in _candidate_documents(change, writer, reader):
+    for document in _candidate_documents(change, writer, reader, deep):
         if document is ABSENT:
             continue
         key = json.dumps(document, sort_keys=True, ensure_ascii=False)
@@ -188,10 +190,14 @@ def search_direction(change: Change, direction: str, old: _Root, new: _Root, bud
     return None
 
 
-def _candidate_documents(change: Change, writer: _Root, reader: _Root) -> Iterator[Any]:
+def _candidate_documents(change: Change, writer: _Root, reader: _Root, deep: bool) -> Iterator[Any]:
+    """Documents aimed at the change's location; with `deep`, then at every location below it, nearest first
+    (a change the classifier could only name as a whole, such as an operand or alternative replaced, may
+    break far inside it)."""
     tokens = split_pointer(change.path)
     root = Ref(writer.type_key)
-    hints = _hints(tokens, writer, reader)
+    located = _located(tokens, writer, reader)
+    hints = _hints(located)
 
     def leaf(node: Node | None) -> Iterator[Any]:
         if node is None:
@@ -200,9 +206,15 @@ def _candidate_documents(change: Change, writer: _Root, reader: _Root) -> Iterat
         yield from candidates(writer.side, node, hints)
 
     yield from documents(writer.side, root, tokens, leaf)
+    if deep:
+        for side, node in located[:1]:
+            if side is writer.side:
+                for below in locations(side, node):
+                    yield from documents(writer.side, root, tokens + below, leaf)
 
 
-def _hints(tokens: list[str], writer: _Root, reader: _Root) -> Hints:
+def _located(tokens: list[str], writer: _Root, reader: _Root) -> list[tuple[Side, Node]]:
+    """The nodes at the change's location, the writing side's first."""
     located: list[tuple[Side, Node]] = []
     for side_root in (writer, reader):
         if side_root.graph is None:
@@ -215,6 +227,10 @@ def _hints(tokens: list[str], writer: _Root, reader: _Root) -> Hints:
 
         for _ in documents(side_root.side, Ref(side_root.type_key), tokens, collect):
             pass
+    return located
+
+
+def _hints(located: list[tuple[Side, Node]]) -> Hints:
     constants: dict[str, None] = {}
     numbers: dict[float, None] = {}
     for side, node in located:
