@@ -415,11 +415,14 @@ def split_pointer(pointer: str) -> list[str]:
     return [token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:]] if pointer else []
 
 
-def documents(side, node: Node, tokens: list[str], leaf: Leaf, depth: int = 0) -> Iterator[Any]:
+def documents(side, node: Node, tokens: list[str], leaf: Leaf, depth: int = 0,
+              undeclared: bool = False) -> Iterator[Any]:
     """Instances of the node whose value at the schema location `tokens` comes from `leaf`.
 
     `leaf` receives the node found there on this side, or None when this side has no such location (a
-    property it does not declare); it may yield ABSENT for "no value here".
+    property it does not declare); it may yield ABSENT for "no value here". With `undeclared`, a property
+    this side does not declare is also written as its content model admits it (any value, for an open
+    object): the data an old writer could have produced under a name it did not know.
     """
     node = side.resolve(node)
     if depth > MAX_DEPTH or isinstance(node, Never):
@@ -429,26 +432,27 @@ def documents(side, node: Node, tokens: list[str], leaf: Leaf, depth: int = 0) -
         return
     head, rest = tokens[0], tokens[1:]
     if isinstance(node, Object):
-        yield from _object_documents(side, node, head, rest, leaf, depth)
+        yield from _object_documents(side, node, head, rest, leaf, depth, undeclared)
     elif isinstance(node, Map) and head == "additionalProperties":
         base = minimal(side, node, depth)
-        for value in documents(side, node.values, rest, leaf, depth + 1):
+        for value in documents(side, node.values, rest, leaf, depth + 1, undeclared):
             yield base if value is ABSENT else {**base, "key": value}
     elif isinstance(node, Array) and head == "items":
         base = minimal(side, node, depth)
-        for value in documents(side, node.items, rest, leaf, depth + 1):
+        for value in documents(side, node.items, rest, leaf, depth + 1, undeclared):
             yield base if value is ABSENT else [value] + base[1:]
     elif isinstance(node, Tuple) and head in ("prefixItems", "items"):
-        yield from _tuple_documents(side, node, head, rest, leaf, depth)
+        yield from _tuple_documents(side, node, head, rest, leaf, depth, undeclared)
     elif isinstance(node, Union):
-        yield from _union_documents(side, node, head, rest, tokens, leaf, depth)
+        yield from _union_documents(side, node, head, rest, tokens, leaf, depth, undeclared)
     elif isinstance(node, Intersection):
-        yield from _intersection_documents(side, node, head, rest, tokens, leaf, depth)
+        yield from _intersection_documents(side, node, head, rest, tokens, leaf, depth, undeclared)
     else:  # a keyword of the node itself (a constraint, `not`, ...): the node is the location
         yield from leaf(node)
 
 
-def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf, depth: int) -> Iterator[Any]:
+def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf, depth: int,
+                      undeclared: bool = False) -> Iterator[Any]:
     if head == "properties" and rest:
         name, deeper = rest[0], rest[1:]
         base = object_minimal(side, node, depth, omit=name)
@@ -458,15 +462,20 @@ def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf
                 for value in leaf(None):
                     if value is ABSENT:
                         yield base
+                claimed = any(_searches(pattern, name) for pattern, _ in node.pattern_properties)
+                if undeclared and prop is None and not claimed:
+                    for value in leaf(node.additional):
+                        if value is not ABSENT:
+                            yield {**base, name: value}
             return
         if not prop.required and not deeper:
             yield base
-        for value in documents(side, prop.node, deeper, leaf, depth + 1):
+        for value in documents(side, prop.node, deeper, leaf, depth + 1, undeclared):
             yield base if value is ABSENT else {**base, name: value}
     elif head == "additionalProperties":
         base = object_minimal(side, node, depth)
         name = extra_name(node)
-        for value in documents(side, node.additional, rest, leaf, depth + 1):
+        for value in documents(side, node.additional, rest, leaf, depth + 1, undeclared):
             if value is not ABSENT:
                 yield {**base, name: value}
     elif head == "patternProperties" and rest:
@@ -475,7 +484,7 @@ def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf
         for key in sample_regex(rest[0]):
             if node.property(key) is not None:
                 continue
-            for value in documents(side, governing, rest[1:], leaf, depth + 1):
+            for value in documents(side, governing, rest[1:], leaf, depth + 1, undeclared):
                 if value is not ABSENT:
                     yield {**base, key: value}
     else:
@@ -497,7 +506,8 @@ def _searches(pattern: str, text: str) -> bool:
         return True
 
 
-def _tuple_documents(side, node: Tuple, head: str, rest: list[str], leaf: Leaf, depth: int) -> Iterator[Any]:
+def _tuple_documents(side, node: Tuple, head: str, rest: list[str], leaf: Leaf, depth: int,
+                     undeclared: bool = False) -> Iterator[Any]:
     if head == "prefixItems" and rest and rest[0].isdigit():
         position, deeper = int(rest[0]), rest[1:]
     elif head == "items":
@@ -509,15 +519,15 @@ def _tuple_documents(side, node: Tuple, head: str, rest: list[str], leaf: Leaf, 
     slot = node.items[position] if position < len(node.items) else node.rest
     filler = minimal(side, node.rest, depth + 1)
     prefix = (base + [filler] * position)[:position]
-    for value in documents(side, slot, deeper, leaf, depth + 1):
+    for value in documents(side, slot, deeper, leaf, depth + 1, undeclared):
         yield prefix if value is ABSENT else prefix + [value] + base[position + 1:]
 
 
 def _union_documents(side, node: Union, head: str, rest: list[str], tokens: list[str], leaf: Leaf,
-                     depth: int) -> Iterator[Any]:
+                     depth: int, undeclared: bool = False) -> Iterator[Any]:
     if head not in ("anyOf", "oneOf"):  # the path passes through the union into whichever alternative has it
         for alternative in node.alternatives:
-            yield from documents(side, alternative.node, tokens, leaf, depth + 1)
+            yield from documents(side, alternative.node, tokens, leaf, depth + 1, undeclared)
         return
     if not rest:
         yield from leaf(node)
@@ -526,7 +536,7 @@ def _union_documents(side, node: Union, head: str, rest: list[str], tokens: list
     named = [alternative for alternative in node.alternatives if rest[0] in _kinds(side, alternative.node)]
     group, rest = (named, rest[1:]) if named else (list(node.alternatives), rest)
     for alternative, deeper in _by_position(group, rest):
-        yield from documents(side, alternative.node, deeper, leaf, depth + 1)
+        yield from documents(side, alternative.node, deeper, leaf, depth + 1, undeclared)
 
 
 def _by_position(alternatives: list, tokens: list[str]) -> Iterator[tuple[Any, list[str]]]:
@@ -556,13 +566,13 @@ def _kinds(side, node: Node) -> set[str]:
 
 
 def _intersection_documents(side, node: Intersection, head: str, rest: list[str], tokens: list[str], leaf: Leaf,
-                            depth: int) -> Iterator[Any]:
+                            depth: int, undeclared: bool = False) -> Iterator[Any]:
     target = rest if head == "allOf" else tokens
     if not target or (head == "allOf" and rest[0] in APPLICATOR_LABELS):
         yield from leaf(node)  # an applicator constrains the value the whole intersection describes
         return
     for operand, others in _operands_with_the_rest(side, node, depth):
-        for value in documents(side, operand, target, leaf, depth + 1):
+        for value in documents(side, operand, target, leaf, depth + 1, undeclared):
             yield merge(value, others)
 
 

@@ -4,8 +4,10 @@ A version-bump change is searched in every direction it claims to break, in the 
 first document both validators confirm is its witness. A change of a same-version root is searched in the
 directions it promises to keep (both, unless its rule excuses one: see EXCUSED); a document found there
 makes the verdict unsound, and that is reported, never hidden. Same-version promises are about documents
-with the declared properties (old writers did not write names their schema did not declare), so
-undeclared names are tried only where a content model itself changed.
+with the declared properties (old writers did not write names their schema did not declare), so their
+search writes undeclared names only where a content model itself changed; a version-bump's search also
+writes them wherever the writer's content model admits them (old data of an open object may hold a name
+the new schema types).
 
 Every search is bounded and deterministic: candidates come in a fixed order (nothing is random, so the
 order is the seed), the first confirmed one wins, and a per-change time budget (compiling the validators
@@ -191,9 +193,10 @@ def search_direction(change: Change, direction: str, old: _Root, new: _Root, bud
 
 
 def _candidate_documents(change: Change, writer: _Root, reader: _Root, deep: bool) -> Iterator[Any]:
-    """Documents aimed at the change's location; with `deep`, then at every location below it, nearest first
-    (a change the classifier could only name as a whole, such as an operand or alternative replaced, may
-    break far inside it)."""
+    """Documents aimed at the change's location. With `deep` (the search for a version-bump's witness), also
+    names the writing side does not declare but its content model admits, and then every location below
+    the change's, nearest first (a change the classifier could only name as a whole, such as an operand or
+    alternative replaced, may break far inside it)."""
     tokens = split_pointer(change.path)
     root = Ref(writer.type_key)
     located = _located(tokens, writer, reader)
@@ -205,12 +208,12 @@ def _candidate_documents(change: Change, writer: _Root, reader: _Root, deep: boo
             return
         yield from candidates(writer.side, node, hints)
 
-    yield from documents(writer.side, root, tokens, leaf)
+    yield from documents(writer.side, root, tokens, leaf, undeclared=deep)
     if deep:
         for side, node in located[:1]:
             if side is writer.side:
                 for below in locations(side, node):
-                    yield from documents(writer.side, root, tokens + below, leaf)
+                    yield from documents(writer.side, root, tokens + below, leaf, undeclared=True)
 
 
 def _located(tokens: list[str], writer: _Root, reader: _Root) -> list[tuple[Side, Node]]:
