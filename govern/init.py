@@ -16,6 +16,7 @@ from govern.config import CONFIG_FILE, ROLES, Config, parse_config
 from govern.errors import InputError, Problem, Refusal
 from govern.model.graph import TypeGraph
 
+SERIALIZATION_SUFFIX = "~serialization"  # see govern.sources.pydantic.MODES
 # A property whose constant value names the kind of a stored document marks an event (one of many kinds
 # appended to one log); anything else is proposed as a record.
 EVENT_TAGS = ("kind", "type", "event", "event_type", "eventType")
@@ -179,7 +180,8 @@ def _propose_roots(kind: str, graph: TypeGraph) -> tuple[tuple[str, str | None, 
         if kind == "jsonschema":
             if location.endswith("#"):
                 proposed.append((name, "#", role))
-        elif role != "record":
+        elif role != "record" and not (kind == "pydantic" and name.endswith(SERIALIZATION_SUFFIX)):
+            # A model's role covers both of its roots (validation and serialization).
             proposed.append((name, None, role))
     if kind == "jsonschema" and not proposed:
         return ()  # a file of definitions only: every definition stays a root

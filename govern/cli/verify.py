@@ -16,10 +16,14 @@ from govern.cli._common import load_project, project_option, reports_errors, wit
 @click.option("--lang", "language", type=click.Choice(["en", "zh"]), default="en", show_default=True,
               help="Language of the messages, fixes and headings in every format (en English, zh Chinese); "
                    "finding ids, paths and the JSON keys stay the same.")
+@click.option("--base", "base", default=None, metavar="REF",
+              help="For a pull request: summarize the change records added since this git ref (for example "
+                   "origin/main) and the changes they acknowledge, in markdown and json, also when clean.")
 @witness_options
 @project_option
 @reports_errors
-def verify(output_format: str, language: str, witness: bool, witness_budget: float, project: Path | None) -> None:
+def verify(output_format: str, language: str, base: str | None, witness: bool, witness_budget: float,
+           project: Path | None) -> None:
     """Check the whole record history against the current source (for CI).
 
     Checks: record syntax and slugs; English and Chinese declarations equal; consistency records current
@@ -32,6 +36,10 @@ def verify(output_format: str, language: str, witness: bool, witness_budget: flo
     With --witness, every record entry declared same-version is also searched for a document that breaks
     a direction it promises (an unsound-verdict finding), and the report shows the witness documents of
     the breaking changes not yet acknowledged (text, json "witnesses", markdown collapsed blocks).
+
+    Text, json and markdown name the file each pydantic source's models were imported from. With --base
+    REF (a pull request's base), markdown and json also list the records added since REF, each with its
+    roots, decisions, format versions and the changes it acknowledges.
 
     Exit 0 when clean, 1 with findings, 2 when a source cannot be read.
     """
@@ -53,5 +61,17 @@ def verify(output_format: str, language: str, witness: bool, witness_budget: flo
         from govern.records.create import suggest_record
 
         suggestion = suggest_record(config, history, list(inventory.graphs))
-    click.echo(render(findings, output_format, suggestion=suggestion, language=language, witnesses=pending), nl=False)
+    from govern.report.review import with_review
+    from govern.sources.pydantic import imported_from
+
+    imports = {source.name: (source.path.partition(":")[0], imported_from(source.path.partition(":")[0],
+                                                                         config.project_root))
+               for source in config.sources if source.kind == "pydantic"}
+    review = None
+    if base is not None:
+        from govern.review import review_since
+
+        review = review_since(config, history, base)
+    text = render(findings, output_format, suggestion=suggestion, language=language, witnesses=pending)
+    click.echo(with_review(text, output_format, imports, review, language), nl=False)
     sys.exit(1 if findings else 0)

@@ -1,8 +1,10 @@
 """pydantic v2 adapter: `module:Model`, or a module for all the models it defines.
 
-The JSON schema is generated in *validation* mode: a persisted type is a contract with readers, and what
-matters is which stored documents they accept (validation mode is also where `extra='forbid'` appears as
-`additionalProperties: false`, a closed content model). The generated schema then goes through the JSON
+Each model gives two roots. `Name` is its JSON schema in *validation* mode: a persisted type is a contract
+with readers, and what matters is which stored documents they accept (validation mode is also where
+`extra='forbid'` appears as `additionalProperties: false`, a closed content model). `Name~serialization`
+is its schema in *serialization* mode: what writers emit, which a `serialization_alias` or a computed
+field changes while the validation schema stays the same. The generated schema then goes through the JSON
 Schema adapter, so model class names, like `$defs` keys, never enter a digest. Persistence markers are
 given with `json_schema_extra`.
 """
@@ -17,6 +19,12 @@ from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
 from govern.sources.jsonschema import Converter, finish_graph
 from govern.sources.refs import SchemaSet
+
+
+# Each model is two roots: what its readers accept (validation, the model's own name) and what its writers
+# emit (serialization, `<Name>~serialization`): a serialization alias or a computed field changes only the
+# second, and must be acknowledged all the same.
+MODES = {"validation": "", "serialization": "~serialization"}
 
 
 def module_search_path(project_root: Path, pythonpath: tuple[str, ...] = ()) -> list[Path]:
@@ -86,8 +94,8 @@ def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str
     from pydantic.json_schema import models_json_schema
 
     try:
-        references, document_schema = models_json_schema([(model, "validation") for model in models],
-                                                         ref_template="#/$defs/{model}")
+        references, document_schema = models_json_schema(
+            [(model, mode) for model in models for mode in MODES], ref_template="#/$defs/{model}")
     except Exception as error:  # pydantic raises several error types for schemas it cannot build
         raise InputError(Problem(spec, f"has no JSON schema: {type(error).__name__}: {error}")) from None
     document_schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **document_schema}
@@ -100,15 +108,18 @@ def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str
     converter = Converter(schemas)
     converter.register_definitions(document)
     by_name = {model.__name__: model for model in models}
-    declared: dict[str, tuple[str, str]] = {}
+    chosen: dict[str, tuple[type, str]] = {}
     if discover:
-        for model in models:
-            declared[model.__name__] = (_location(converter, document, references[(model, "validation")]), "record")
+        chosen.update((model.__name__, (model, "record")) for model in models)
     for name, (at, role) in roots.items():
         model = by_name.get(at or name)
         if model is None:
             raise InputError(Problem(spec, f"root {name}: no model named {at or name}"))
-        declared[name] = (_location(converter, document, references[(model, "validation")]), role)
+        chosen[name] = (model, role)
+    declared: dict[str, tuple[str, str]] = {}
+    for name, (model, role) in chosen.items():
+        for mode, suffix in MODES.items():
+            declared[name + suffix] = (_location(converter, document, references[(model, mode)]), role)
     return finish_graph(converter, source, declared, label)
 
 

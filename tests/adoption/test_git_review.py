@@ -60,7 +60,7 @@ def test_diff_against_a_ref_compares_with_the_sources_of_that_commit(repo: App) 
     assert "config:AppConfig: same-version" in against_parent.stdout
     assert "events:OrderShipped: same-version" in against_parent.stdout
     assert "/properties/carrier  optional-property-added" in against_parent.stdout
-    assert "3 roots: 2 changed, 1 unchanged" in against_parent.stdout
+    assert "5 roots: 3 changed, 2 unchanged" in against_parent.stdout
 
 
 def test_diff_against_a_ref_before_adoption_sees_every_root_as_new(repo: App) -> None:
@@ -69,7 +69,7 @@ def test_diff_against_a_ref_before_adoption_sees_every_root_as_new(repo: App) ->
     repo.git("commit", "-q", "--allow-empty", "-m", "nothing yet")
     result = repo.run("diff", "--against", "empty")
     assert result.exit_code == 0, result.output
-    assert "3 roots: 3 changed, 0 unchanged" in result.stdout
+    assert "5 roots: 5 changed, 0 unchanged" in result.stdout
 
 
 @pytest.mark.parametrize("ref", ["no-such-branch", "HEAD~5", "-x"])
@@ -103,16 +103,19 @@ def test_log_and_heads_show_each_roots_records(repo: App) -> None:
     assert lines[1] == f"  2026-12-02-add-carrier  same-version  format - -> -  {digest}"
     assert lines[2].startswith("  2026-12-01-baseline  same-version (baseline)  format - -> -  sha256:")
     heads = repo.run("heads").stdout.splitlines()
-    assert heads == [
-        f"config:AppConfig     2026-12-01-baseline  same-version (baseline)  format - -> -  "
-        f"{json.loads(repo.path('schemas/inventory.json').read_text())['roots']['config:AppConfig']['digest'][:19]}",
-        "events:OrderPlaced   " + heads[1][21:],
-        f"events:OrderShipped  2026-12-02-add-carrier  same-version  format - -> -  {digest[:19]}"]
-    assert heads[1][21:].startswith("2026-12-01-baseline")
+    inventory = json.loads(repo.path("schemas/inventory.json").read_text())["roots"]
+    expected = {"config:AppConfig": "2026-12-01-baseline", "events:OrderPlaced": "2026-12-01-baseline",
+                "events:OrderPlaced~serialization": "2026-12-01-baseline",
+                "events:OrderShipped": "2026-12-02-add-carrier",
+                "events:OrderShipped~serialization": "2026-12-02-add-carrier"}
+    assert [line.split()[:2] for line in heads] == [[root, record] for root, record in expected.items()]
+    for line in heads:  # aligned columns, and the digest shortened to a prefix of the current one
+        root = line.split()[0]
+        assert line.startswith(root.ljust(len("events:OrderShipped~serialization")) + "  ")
+        assert line.endswith("  " + inventory[root]["digest"][:19])
     as_json = json.loads(repo.run("log", "--format", "json").stdout)
-    assert [entry["root"] for entry in as_json["roots"]] == ["config:AppConfig", "events:OrderPlaced",
-                                                              "events:OrderShipped"]
-    assert [record["record"] for record in as_json["roots"][2]["records"]] == ["2026-12-02-add-carrier",
+    assert [entry["root"] for entry in as_json["roots"]] == list(expected)
+    assert [record["record"] for record in as_json["roots"][3]["records"]] == ["2026-12-02-add-carrier",
                                                                                "2026-12-01-baseline"]
     unknown = repo.run("log", "events:Nope")
     assert unknown.exit_code == 2 and "events:Nope: is not a recorded root" in unknown.stderr
@@ -151,7 +154,7 @@ def test_the_merge_driver_regenerates_the_generated_files_in_a_real_merge(repo: 
     assert repo.run("extract", "--check").exit_code == 0  # byte for byte what `govern extract` writes
     roots = json.loads(inventory)["roots"]
     structure = json.dumps(json.loads(inventory)["types"])
-    assert "carrier" in structure and "timezone" in structure and '"note"' in structure and len(roots) == 3
+    assert "carrier" in structure and "timezone" in structure and '"note"' in structure and len(roots) == 5
 
 
 def test_the_driver_leaves_a_conflict_when_the_sources_conflict(repo: App) -> None:
@@ -168,3 +171,30 @@ def test_the_driver_leaves_a_conflict_when_the_sources_conflict(repo: App) -> No
     assert merged.returncode == 1
     assert "govern merge-generated: schemas/inventory.json: the sources conflict (schemas/config.schema.json): " \
            "resolve them, then run `govern extract`" in merged.stderr
+
+
+def test_the_markdown_report_summarizes_the_records_a_pull_request_adds(repo: App) -> None:
+    repo.git("checkout", "-q", "-b", "carrier")
+    add_field(repo, "OrderShipped", "carrier: str | None = None")
+    repo.write("prose.yaml", english_prose(title="Ship with a carrier"))
+    assert repo.run("record", "new", "add-carrier", "--prose", str(repo.path("prose.yaml")),
+                    "--date", "2026-12-02").exit_code == 0
+    repo.path("prose.yaml").unlink()
+    result = repo.run("verify", "--format", "markdown", "--base", "main")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("### govern verify: clean\n\nevents: models imported from `shop/events.py` "
+                                    "(`shop.events`)\n")
+    summary = result.stdout.split("#### Change records added since `main`\n\n")[1]
+    assert summary.startswith("- `2026-12-02-add-carrier`: Ship with a carrier\n"
+                              "  - `events:OrderShipped`: same-version, format version - -> -\n"
+                              "  - `events:OrderShipped~serialization`: ")
+    assert "`/properties/carrier` optional-property-added" in summary
+    as_json = json.loads(repo.run("verify", "--format", "json", "--base", "main").stdout)
+    assert as_json["clean"] is True
+    assert [record["record"] for record in as_json["review"]["added"]] == ["2026-12-02-add-carrier"]
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "carrier")
+    nothing = repo.run("verify", "--format", "markdown", "--base", "HEAD").stdout
+    assert nothing.endswith("No change record was added since `HEAD`.\n")
+    chinese = repo.run("verify", "--format", "markdown", "--base", "main", "--lang", "zh").stdout
+    assert "#### 自 `main` 以来新增的变更记录" in chinese

@@ -32,7 +32,8 @@ def test_init_adds_tool_govern_to_pyproject_and_proposes_roots_and_roles(app: Ap
     assert result.stdout == (
         "wrote [tool.govern] to pyproject.toml\n"
         "  config: jsonschema schemas/config.schema.json: config:AppConfig (record)\n"
-        "  events: pydantic shop.events: events:OrderPlaced (event), events:OrderShipped (event)\n"
+        "  events: pydantic shop.events: events:OrderPlaced (event), events:OrderPlaced~serialization (event), "
+        "events:OrderShipped (event), events:OrderShipped~serialization (event)\n"
         "created records/\n"
         "wrote .gitattributes: the generated files merge by regenerating them; enable the driver with\n"
         '  git config merge.govern-generated.driver "govern merge-generated %O %A %B %P"\n'
@@ -57,8 +58,9 @@ def test_verify_on_an_empty_history_suggests_exactly_one_baseline_command(app: A
     result = app.run("verify")
     assert result.exit_code == 1
     assert result.stdout == (
-        "records/: unacknowledged-root: no change record yet: 3 roots have none "
-        "(config:AppConfig, events:OrderPlaced, events:OrderShipped)\n"
+        "events: models imported from shop/events.py (shop.events)\n"
+        "records/: unacknowledged-root: no change record yet: 5 roots have none (config:AppConfig, "
+        "events:OrderPlaced, events:OrderPlaced~serialization, events:OrderShipped, events:OrderShipped~serialization)\n"
         "  fix: record the baseline: `govern record prose > prose.yaml`, fill it in, then "
         "`govern record new baseline --prose prose.yaml`\n"
         "verify: 1 finding\n")
@@ -69,7 +71,7 @@ def test_verify_on_an_empty_history_suggests_exactly_one_baseline_command(app: A
     assert "govern record new baseline --prose prose.yaml" in drafted
     app.write("prose.yaml", english_prose())
     assert app.run("record", "new", "baseline", "--prose", str(app.path("prose.yaml"))).exit_code == 0
-    assert app.run("verify").stdout == "verify: clean\n"
+    assert app.run("verify").stdout == "events: models imported from shop/events.py (shop.events)\nverify: clean\n"
 
 
 def test_without_pyproject_init_writes_govern_toml_which_every_command_reads(tmp_path: Path) -> None:

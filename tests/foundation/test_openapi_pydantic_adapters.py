@@ -152,7 +152,9 @@ def models_module(tmp_path, monkeypatch):
 
 def test_pydantic_model_spec(models_module, tmp_path):
     graph = load_pydantic("notes", f"{models_module}:Note", {}, tmp_path)
-    assert list(graph.roots) == ["notes:Note"]
+    # Readers' contract (validation) and writers' (serialization); the same structure for this model.
+    assert list(graph.roots) == ["notes:Note", "notes:Note~serialization"]
+    assert graph.roots["notes:Note"].type_key == graph.roots["notes:Note~serialization"].type_key
     form = structure(graph.types["Note"].node)
     assert form["additional"] == "closed"  # extra='forbid'
     assert form["properties"]["legacy"] == {"required": False, "type": {"kind": "never"}, "reserved": True}
@@ -162,7 +164,8 @@ def test_pydantic_model_spec(models_module, tmp_path):
 
 def test_pydantic_whole_module(models_module, tmp_path):
     graph = load_pydantic("notes", models_module, {}, tmp_path)
-    assert sorted(graph.roots) == ["notes:Folder", "notes:Note"]
+    assert sorted(graph.roots) == ["notes:Folder", "notes:Folder~serialization", "notes:Note",
+                                   "notes:Note~serialization"]
     digests = digests_of_graph(graph)
     # The recursive Folder is stable across loads; the Note root equals the `module:Model` one.
     assert digests_of_graph(load_pydantic("notes", models_module, {}, tmp_path)) == digests
