@@ -36,11 +36,15 @@ class RootDiff:
     changes: tuple[Change, ...]
     old_digest: str | None
     new_digest: str | None
+    renamed_from: str | None = None  # ad-hoc comparisons: the removed root with the same digest
 
     def to_json(self) -> dict:
-        return {"root": self.root, "decision": self.decision, "minimum": self.minimum,
-                "before": self.old_digest, "after": self.new_digest,
-                "changes": [change.to_json() for change in self.changes]}
+        document = {"root": self.root, "decision": self.decision, "minimum": self.minimum,
+                    "before": self.old_digest, "after": self.new_digest,
+                    "changes": [change.to_json() for change in self.changes]}
+        if self.renamed_from is not None:
+            document["renamed_from"] = self.renamed_from
+        return document
 
 
 def _roots(graphs: list[TypeGraph]) -> dict[str, tuple[Side, str, str]]:
@@ -123,10 +127,38 @@ def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Si
     return RootDiff(root_id, decision, decision, changes, old_digest, new_digest)
 
 
+def pair_renamed(results: list[RootDiff]) -> list[RootDiff]:
+    """A removed and a new root with the same digest are one root under a new name, unchanged.
+
+    Only for comparisons of two files, where root names come from definition names: configured roots are
+    named by the configuration, and there a rename is a decision for the records. A digest shared by
+    several removed or several new roots pairs nothing (which one was renamed is not known).
+    """
+    removed = [r for r in results if r.decision == REMOVED]
+    added = [r for r in results if r.decision == NEW]
+    pairs = {}
+    for result in added:
+        same = [old for old in removed if old.old_digest == result.new_digest]
+        if len(same) == 1 and sum(1 for other in added if other.new_digest == result.new_digest) == 1:
+            pairs[same[0].root] = result
+    if not pairs:
+        return results
+    paired_new = {result.root: old_root for old_root, result in pairs.items()}
+    renamed = []
+    for result in results:
+        if result.root in pairs:
+            continue
+        if result.root in paired_new:
+            result = RootDiff(result.root, UNCHANGED, None, (), result.new_digest, result.new_digest,
+                              renamed_from=paired_new[result.root])
+        renamed.append(result)
+    return renamed
+
+
 def _decided(difference: Difference, context: RuleContext) -> Change:
     entry = decide(difference, context)
     return Change(difference.path, difference.kind, entry.id, entry.decision, difference.args, difference.breaks)
 
 
-__all__ = ["Change", "RootDiff", "classify", "UNCHANGED", "NEW", "REMOVED", "SAME_VERSION", "VERSION_BUMP",
+__all__ = ["Change", "RootDiff", "classify", "pair_renamed", "UNCHANGED", "NEW", "REMOVED", "SAME_VERSION", "VERSION_BUMP",
            "NEW_DATA", "OLD_DATA"]

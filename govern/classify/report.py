@@ -28,10 +28,11 @@ def diff_text(results: list[RootDiff], show_unchanged: bool = False, change_line
               footer: list[str] | None = None) -> str:
     lines: list[str] = []
     for result in sorted(results, key=lambda r: r.root):
-        if result.decision == "unchanged" and not show_unchanged:
+        if result.decision == "unchanged" and not show_unchanged and result.renamed_from is None:
             continue
         minimum = f" (minimum {result.minimum})" if result.minimum and result.minimum != result.decision else ""
-        lines.append(f"{result.root}: {result.decision}{minimum}")
+        renamed = f" (renamed from {result.renamed_from})" if result.renamed_from else ""
+        lines.append(f"{result.root}: {result.decision}{minimum}{renamed}")
         for index, change in enumerate(result.changes):
             details = ", ".join(f"{key}={value}" for key, value in change.args)
             breaks = f" [breaks {', '.join(change.breaks)}]" if change.breaks else ""

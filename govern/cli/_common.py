@@ -13,6 +13,9 @@ from govern.errors import GovernError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# The JSON Schema dialects govern reads, for --dialect (the library's table, without importing it at start-up).
+DIALECT_NAMES = ("2020-12", "2019-09", "draft-07", "draft-06", "draft-04")
+
 
 def reports_errors(command: F) -> F:
     """Turn library errors into one message per problem on stderr and the error's exit code."""

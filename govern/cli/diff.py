@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from govern.cli._common import load_project, project_option, reports_errors, witness_options
+from govern.cli._common import DIALECT_NAMES, load_project, project_option, reports_errors, witness_options
 
 
 @click.command()
@@ -16,11 +16,16 @@ from govern.cli._common import load_project, project_option, reports_errors, wit
 @click.option("--against", "against", default=None, metavar="REF",
               help="Compare with the sources at a git ref (branch, tag, commit such as HEAD~1 or origin/main), "
                    "read from git without a checkout, instead of with the records.")
+@click.option("--roots", "roots_mode", type=click.Choice(["document", "all"]), default="document", show_default=True,
+              help="OLD NEW only: 'document' makes a file's definitions roots only when the file has no structure "
+                   "of its own; 'all' makes every definition a root as well.")
+@click.option("--dialect", type=click.Choice(DIALECT_NAMES), default=None,
+              help="OLD NEW only: read both JSON Schema files in this dialect, whatever their $schema says.")
 @witness_options
 @project_option
 @reports_errors
-def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, against: str | None, witness: bool,
-         witness_budget: float, project: Path | None) -> None:
+def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, against: str | None, roots_mode: str,
+         dialect: str | None, witness: bool, witness_budget: float, project: Path | None) -> None:
     """Classify structural changes as same-version or version-bump.
 
     With no arguments, every configured root is compared with the after-snapshot of its latest change
@@ -28,7 +33,10 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
     they are at a git ref, read with the configuration that ref holds (like `buf breaking --against`):
     what a pull request changes, whether recorded or not. With OLD NEW, two files are compared directly:
     two JSON Schema files, two OpenAPI documents, or two `module:Model` specs; no records or
-    configuration are needed.
+    configuration are needed. A file with structure of its own is one root (its definitions are its
+    parts, so renaming or inlining one changes no root); a file of definitions only has one root per
+    definition, and a removed and a new root with equal digests are reported as one root, unchanged,
+    with "renamed_from".
 
     The JSON shape is a stable contract: {"roots": [{"root", "decision", "minimum", "before", "after",
     "changes": [{"path", "kind", "rule", "decision", "breaks", "args"}]}]}, roots sorted by name.
@@ -43,7 +51,7 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
     Exit 0 whatever the decision (diff reports; `govern verify` gates), 1 when --witness finds a
     document that breaks a same-version verdict, 2 on bad input.
     """
-    from govern.classify.classify import classify
+    from govern.classify.classify import classify, pair_renamed
     from govern.classify.report import diff_json, diff_text
 
     if files and against:
@@ -61,9 +69,11 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
         from govern.sources.load import document_root_name, load_spec
 
         # Both sides take the new file's names, so renaming the file (or its title) pairs, not replaces.
-        new_graph = load_spec(files[1], Path.cwd())
+        everything = roots_mode == "all"
+        new_graph = load_spec(files[1], Path.cwd(), all_definitions=everything, dialect=dialect)
         old_graph = load_spec(files[0], Path.cwd(), source=new_graph.source,
-                              document_root=document_root_name(new_graph))
+                              document_root=document_root_name(new_graph), all_definitions=everything,
+                              dialect=dialect)
         old_graphs, new_graphs = [old_graph], [new_graph]
         origins = {root: files[1] for root in new_graph.roots}
     else:
@@ -74,6 +84,8 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
         old_graphs, new_graphs = recorded_graphs(config), load_configured(config)
         origins = {root: graph.origin for graph in new_graphs for root in graph.roots}
     results = classify(old_graphs, new_graphs)
+    if files:
+        results = pair_renamed(results)
     if not witness:
         click.echo(diff_json(results) if output_format == "json" else diff_text(results, show_unchanged), nl=False)
         return

@@ -571,14 +571,16 @@ def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], o
 
 def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
                     format_version_pointer: str | None = None, adhoc: bool = False,
-                    document_root: str | None = None) -> TypeGraph:
+                    document_root: str | None = None, all_definitions: bool = False,
+                    dialect: str | None = None) -> TypeGraph:
     """Read a JSON Schema file (and whatever it references) into a TypeGraph.
 
-    `roots` maps root names to (pointer or None, role). With `adhoc`, the document itself (when it has
-    structure) and each of its definitions become roots.
+    `roots` maps root names to (pointer or None, role). With `adhoc`, the document itself is the root when
+    it has structure, else each of its definitions is (with `all_definitions`, both). `dialect` overrides
+    what `$schema` declares.
     """
     schemas = SchemaSet(label_root=project_root)
-    document = schemas.load_file(path)
+    document = schemas.load_file(path, dialect=dialect)
     converter = Converter(schemas)
     converter.register_definitions(document)
     resolved_roots: dict[str, tuple[str, str]] = {}
@@ -586,7 +588,7 @@ def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, 
         pointer = _root_pointer(document, name, at)
         resolved_roots[name] = (converter.named_at(document, pointer), role)
     if adhoc:
-        resolved_roots.update(_adhoc_roots(converter, document, document_root))
+        resolved_roots.update(_adhoc_roots(converter, document, document_root, all_definitions))
     try:
         graph = finish_graph(converter, source, resolved_roots, document.label,
                              format_version=read_format_version(document, format_version_pointer))
@@ -610,17 +612,19 @@ def _root_pointer(document: Document, name: str, at: str | None) -> str:
     return pointer
 
 
-def _adhoc_roots(converter: Converter, document: Document,
-                 document_root: str | None = None) -> dict[str, tuple[str, str]]:
+def _adhoc_roots(converter: Converter, document: Document, document_root: str | None = None,
+                 all_definitions: bool = False) -> dict[str, tuple[str, str]]:
+    """A document with structure is the persisted type and its definitions are its parts (renaming or
+    inlining one is no change of roots); a document of definitions only is a set of roots."""
     content = document.content
     found: dict[str, tuple[str, str]] = {}
-    if isinstance(content, dict):
+    structural = not isinstance(content, dict) or any(key not in ANNOTATIONS for key in content)
+    if isinstance(content, dict) and (all_definitions or not structural):
         for keyword in ("$defs", "definitions"):
             table = content.get(keyword)
             if isinstance(table, dict):
                 for name in table:
                     found[name] = (converter.named_at(document, f"/{keyword}/{escape_token(name)}"), "record")
-    structural = not isinstance(content, dict) or any(key not in ANNOTATIONS for key in content)
     if structural or not found:
         name = document_root or _simple_name(f"{document.label}#", converter)
         found[name if name not in found else f"{name}~document"] = (converter.named_at(document, ""), "record")

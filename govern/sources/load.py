@@ -45,10 +45,14 @@ def load_configured(config: Config) -> list[TypeGraph]:
 
 
 def load_spec(spec: str, label_root: Path | None = None, source: str | None = None,
-              document_root: str | None = None) -> TypeGraph:
+              document_root: str | None = None, all_definitions: bool = True,
+              dialect: str | None = None) -> TypeGraph:
     """A file (JSON Schema or OpenAPI, told apart by content) or a `module:Model` spec, with no configuration.
 
-    A JSON Schema document is itself a root, named by its title or file name unless `document_root` names it.
+    A JSON Schema document is itself a root, named by its title or file name unless `document_root` names it;
+    its definitions are roots too (`all_definitions`, as `govern digests` lists them), or only when it has no
+    structure of its own. `dialect`
+    overrides the JSON Schema dialect the file declares.
     """
     path = Path(spec)
     if not path.exists() and _MODEL_SPEC.match(spec) and not spec.endswith((".json", ".yaml", ".yml")):
@@ -69,7 +73,8 @@ def load_spec(spec: str, label_root: Path | None = None, source: str | None = No
         raise InputError(Problem(str(path), "is a Swagger 2.0 document", hint="govern reads OpenAPI 3.0 and 3.1"))
     from govern.sources.jsonschema import load_jsonschema
 
-    return load_jsonschema(name, path, {}, label_root, None, adhoc=True, document_root=document_root)
+    return load_jsonschema(name, path, {}, label_root, None, adhoc=True, document_root=document_root,
+                           all_definitions=all_definitions, dialect=dialect)
 
 
 def document_root_name(graph: TypeGraph) -> str | None:
@@ -80,19 +85,21 @@ def document_root_name(graph: TypeGraph) -> str | None:
     return None
 
 
-def load_specs(specs: list[str], label_root: Path | None = None) -> list[TypeGraph]:
+def load_specs(specs: list[str], label_root: Path | None = None, all_definitions: bool = True,
+               dialect: str | None = None) -> list[TypeGraph]:
     graphs: list[TypeGraph] = []
     problems: list[Problem] = []
     names: dict[str, int] = {}
     for spec in specs:
         try:
-            graph = load_spec(spec, label_root)
+            graph = load_spec(spec, label_root, all_definitions=all_definitions, dialect=dialect)
         except InputError as error:
             problems.extend(error.problems)
             continue
         if graph.source in names:
             names[graph.source] += 1
-            graph = load_spec(spec, label_root, source=f"{graph.source}~{names[graph.source]}")
+            graph = load_spec(spec, label_root, source=f"{graph.source}~{names[graph.source]}",
+                              all_definitions=all_definitions, dialect=dialect)
         else:
             names[graph.source] = 1
         graphs.append(graph)

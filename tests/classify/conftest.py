@@ -89,9 +89,9 @@ def fixture_cases() -> list[Case]:
     return cases
 
 
-def diff_cli(old: Path, new: Path, output_format: str = "json"):
-    """`govern diff OLD NEW --format F` through click's runner: (exit code, stdout, stderr)."""
-    result = CliRunner().invoke(cli, ["diff", str(old), str(new), "--format", output_format])
+def diff_cli(old: Path, new: Path, output_format: str = "json", *options: str):
+    """`govern diff OLD NEW --format F [OPTIONS]` through click's runner: (exit code, stdout, stderr)."""
+    result = CliRunner().invoke(cli, ["diff", str(old), str(new), "--format", output_format, *options])
     return result.exit_code, result.stdout, result.stderr
 
 

@@ -94,7 +94,8 @@ def test_optional_field_on_an_open_sidecar_object_is_same_version(tmp_path, name
     roots = _diff(*_copies(tmp_path, SIDECAR, SAME_VERSION[name]))
     assert roots[SIDECAR_ROOT]["decision"] == "same-version", roots[SIDECAR_ROOT]
     assert {change["rule"] for change in roots[SIDECAR_ROOT]["changes"]} == {"optional-property-added"}
-    assert {entry["decision"] for entry in roots.values()} == {"same-version", "unchanged"}
+    # The document has structure of its own: it is the one root, its definitions are its parts.
+    assert set(roots) == {SIDECAR_ROOT}
 
 
 @pytest.mark.parametrize("name", sorted(VERSION_BUMP))
@@ -115,16 +116,19 @@ def test_the_configured_artifact_root_agrees(tmp_path):
 
 
 def test_renaming_a_definition_is_unchanged(tmp_path):
-    roots = _diff(*_copies(tmp_path, SIDECAR, lambda d: _rename_definition(d, "Thread", "DiscussionThread")))
-    assert roots[SIDECAR_ROOT]["decision"] == "unchanged"
-    assert roots[SIDECAR_ROOT]["changes"] == []
-    # Ad hoc, each definition is a root of its own: the renamed one leaves under one name and comes back
-    # under the other with the same digest.
-    removed, added = roots["coauthoring-sidecar:Thread"], roots["coauthoring-sidecar:DiscussionThread"]
-    assert (removed["decision"], added["decision"]) == ("removed", "new")
-    assert removed["before"] == added["after"]
-    assert all(entry["decision"] == "unchanged" for root, entry in roots.items()
-               if root not in ("coauthoring-sidecar:Thread", "coauthoring-sidecar:DiscussionThread"))
+    old, new = _copies(tmp_path, SIDECAR, lambda d: _rename_definition(d, "Thread", "DiscussionThread"))
+    roots = _diff(old, new)
+    assert roots == {SIDECAR_ROOT: roots[SIDECAR_ROOT]}
+    assert (roots[SIDECAR_ROOT]["decision"], roots[SIDECAR_ROOT]["changes"]) == ("unchanged", [])
+    # With every definition a root, the renamed one is one root under its new name, unchanged.
+    code, out, err = diff_cli(old, new, "json", "--roots", "all")
+    assert code == 0, err
+    every = {entry["root"]: entry for entry in json.loads(out)["roots"]}
+    assert "coauthoring-sidecar:Thread" not in every
+    renamed = every["coauthoring-sidecar:DiscussionThread"]
+    assert (renamed["decision"], renamed["renamed_from"]) == ("unchanged", "coauthoring-sidecar:Thread")
+    assert renamed["before"] == renamed["after"]
+    assert {entry["decision"] for entry in every.values()} == {"unchanged"}
 
 
 def _reaching(graph, type_key: str) -> set[str]:
