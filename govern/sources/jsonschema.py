@@ -571,13 +571,13 @@ def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], o
 
 def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
                     format_version_pointer: str | None = None, adhoc: bool = False,
-                    document_root: str | None = None, all_definitions: bool = False,
+                    document_root: str | None = None, all_definitions: bool = True,
                     dialect: str | None = None) -> TypeGraph:
     """Read a JSON Schema file (and whatever it references) into a TypeGraph.
 
-    `roots` maps root names to (pointer or None, role). With `adhoc`, the document itself is the root when
-    it has structure, else each of its definitions is (with `all_definitions`, both). `dialect` overrides
-    what `$schema` declares.
+    `roots` maps root names to (pointer or None, role). With `adhoc`, the document itself is a root when it
+    has structure, and each of its definitions is one too (without `all_definitions`, only when the
+    document has no structure of its own). `dialect` overrides what `$schema` declares.
     """
     schemas = SchemaSet(label_root=project_root)
     document = schemas.load_file(path, dialect=dialect)
