@@ -66,3 +66,73 @@ def normalize_json_value(value: Any) -> Any:
 
 def sha256_digest(domain: str, text: str) -> str:
     return DIGEST_PREFIX + hashlib.sha256((domain + "\n" + text).encode("utf-8")).hexdigest()
+
+
+def indented_json(value: Any) -> str:
+    """Exactly `json.dumps(value, indent=2, ensure_ascii=False)`, several times faster on large documents.
+
+    The standard library's C encoder is only used without indentation; with it, every value passes through
+    a chain of Python generators. Generated files (the inventory, snapshots) are megabytes of nested JSON,
+    so this writes the same text with one recursive function and the C string encoder.
+    """
+    parts: list[str] = []
+    _indented(value, parts, "\n")
+    return "".join(parts)
+
+
+def _indented(value: Any, parts: list[str], newline: str) -> None:
+    kind = value.__class__
+    if kind is str:
+        parts.append(_encode_string(value))
+    elif kind is dict:
+        if not value:
+            parts.append("{}")
+            return
+        inner = newline + "  "
+        separator = "{" + inner
+        for key, item in value.items():
+            parts.append(separator)
+            parts.append(_encode_string(key) if key.__class__ is str else _encode_string(_key_text(key)))
+            parts.append(": ")
+            _indented(item, parts, inner)
+            separator = "," + inner
+        parts.append(newline + "}")
+    elif kind is list or kind is tuple:
+        if not value:
+            parts.append("[]")
+            return
+        inner = newline + "  "
+        separator = "[" + inner
+        for item in value:
+            parts.append(separator)
+            _indented(item, parts, inner)
+            separator = "," + inner
+        parts.append(newline + "]")
+    elif kind is bool:
+        parts.append("true" if value else "false")
+    elif kind is int:
+        parts.append(int.__repr__(value))
+    elif value is None:
+        parts.append("null")
+    elif isinstance(value, float):  # the standard library's spelling, specials included
+        parts.append(json.dumps(value))
+    elif isinstance(value, (str, dict, list, tuple, int)):  # subclasses: as their base, the same way
+        base = next(base for base in (bool, str, dict, list, tuple, int) if isinstance(value, base))
+        _indented(base(value), parts, newline)
+    else:
+        raise TypeError(f"Object of type {kind.__name__} is not JSON serializable")
+
+
+def _key_text(key: Any) -> str:
+    """How the standard library spells a non-string key (it converts them, as JSON keys must be strings)."""
+    if key is True:
+        return "true"
+    if key is False:
+        return "false"
+    if key is None:
+        return "null"
+    if isinstance(key, float):
+        return json.dumps(key)
+    if isinstance(key, int):
+        return int.__repr__(key)
+    raise TypeError(f"keys must be str, int, float, bool or None, not {key.__class__.__name__}")

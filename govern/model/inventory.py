@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
+from govern.model.canonical import indented_json
 from govern.model.fingerprint import DOMAINS, type_digests
 from govern.model.graph import TypeGraph
 from govern.model.render import structure
@@ -74,4 +74,4 @@ def inventory_json(inventory: Inventory) -> str:
             for key, entry in inventory.types.items()
         },
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return indented_json(document) + "\n"

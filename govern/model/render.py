@@ -9,8 +9,23 @@ from govern.model.nodes import (
 )
 
 
+_SCALARS: dict[str, object] = {}  # canonical JSON text -> its value, for texts of immutable values
+
+
+def _value(text: str):
+    """The value of a canonical JSON text; the few scalar texts a schema repeats everywhere are parsed once
+    (objects and arrays are parsed each time, so no caller can change another's value)."""
+    known = _SCALARS.get(text, _SCALARS)
+    if known is not _SCALARS:
+        return known
+    value = json.loads(text)
+    if not isinstance(value, (dict, list)) and len(_SCALARS) < 10_000:
+        _SCALARS[text] = value
+    return value
+
+
 def _constraints(constraints) -> dict:
-    return {key: json.loads(text) for key, text in constraints}
+    return {key: _value(text) for key, text in constraints}
 
 
 def structure(node: Node) -> dict:
@@ -21,9 +36,9 @@ def structure(node: Node) -> dict:
     if isinstance(node, Primitive):
         form["type"] = node.type
     elif isinstance(node, Literal):
-        form["value"] = json.loads(node.value)
+        form["value"] = _value(node.value)
     elif isinstance(node, Enum):
-        form["values"] = [json.loads(value) for value in node.values]
+        form["values"] = [_value(value) for value in node.values]
     elif isinstance(node, Object):
         form["properties"] = {}
         for prop in node.properties:

@@ -13,6 +13,7 @@ from typing import Any
 from dataclasses import replace
 
 from govern.errors import InputError, Problem
+from govern.model.canonical import indented_json
 from govern.model.fingerprint import DOMAINS
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
@@ -132,7 +133,7 @@ def snapshot_document(record_id: str, graphs: list[TypeGraph], root_ids: set[str
 
 
 def snapshot_text(document: dict) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return indented_json(document) + "\n"
 
 
 def load_snapshot(document: Any, origin: str) -> list[TypeGraph]:

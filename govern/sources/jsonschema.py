@@ -535,24 +535,48 @@ def _stem(label: str) -> str:
 
 
 def _rename(node: Node, names: dict[str, str]) -> Node:
+    """The node with references by location rewritten to names; a subtree without references is returned
+    as it is (most of a large schema), so renaming allocates only along paths to references."""
     if isinstance(node, Ref):
         return Ref(names[node.target])
     if isinstance(node, Object):
-        return replace(node,
-                       properties=tuple(replace(p, node=_rename(p.node, names)) for p in node.properties),
-                       additional=_rename(node.additional, names),
-                       pattern_properties=tuple((k, _rename(v, names)) for k, v in node.pattern_properties))
+        properties = tuple(_renamed_property(p, names) for p in node.properties)
+        additional = _rename(node.additional, names)
+        patterns = tuple((k, _rename(v, names)) for k, v in node.pattern_properties)
+        if additional is node.additional and _same(properties, node.properties) and \
+                all(new is old for (_, new), (_, old) in zip(patterns, node.pattern_properties)):
+            return node
+        return replace(node, properties=properties, additional=additional, pattern_properties=patterns)
     if isinstance(node, Map):
-        return replace(node, values=_rename(node.values, names))
+        values = _rename(node.values, names)
+        return node if values is node.values else replace(node, values=values)
     if isinstance(node, Array):
-        return replace(node, items=_rename(node.items, names))
+        items = _rename(node.items, names)
+        return node if items is node.items else replace(node, items=items)
     if isinstance(node, Tuple):
-        return replace(node, items=tuple(_rename(i, names) for i in node.items), rest=_rename(node.rest, names))
+        items, rest = tuple(_rename(i, names) for i in node.items), _rename(node.rest, names)
+        return node if rest is node.rest and _same(items, node.items) else replace(node, items=items, rest=rest)
     if isinstance(node, Union):
-        return replace(node, alternatives=tuple(replace(a, node=_rename(a.node, names)) for a in node.alternatives))
+        alternatives = tuple(_renamed_alternative(a, names) for a in node.alternatives)
+        return node if _same(alternatives, node.alternatives) else replace(node, alternatives=alternatives)
     if isinstance(node, (Intersection, Applicator)):
-        return replace(node, operands=tuple(_rename(o, names) for o in node.operands))
+        operands = tuple(_rename(o, names) for o in node.operands)
+        return node if _same(operands, node.operands) else replace(node, operands=operands)
     return node
+
+
+def _renamed_property(prop: Property, names: dict[str, str]) -> Property:
+    renamed = _rename(prop.node, names)
+    return prop if renamed is prop.node else replace(prop, node=renamed)
+
+
+def _renamed_alternative(alternative: Alternative, names: dict[str, str]) -> Alternative:
+    renamed = _rename(alternative.node, names)
+    return alternative if renamed is alternative.node else replace(alternative, node=renamed)
+
+
+def _same(new: tuple, old: tuple) -> bool:
+    return all(a is b for a, b in zip(new, old))
 
 
 def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], origin: str) -> None:

@@ -1,0 +1,39 @@
+"""The fast writer of generated JSON files produces exactly the standard library's indented text."""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from govern.model.canonical import indented_json
+
+PROFILE = settings.get_profile("foundation")
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
+                    st.text())
+values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                       st.dictionaries(st.text(max_size=5), inner, max_size=4)),
+                      max_leaves=30)
+
+
+@settings(PROFILE)
+@given(value=values)
+def test_same_text_as_the_standard_library(value):
+    assert indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("value", [
+    {1: "a", 2.5: "b", True: "c", None: "d"}, OrderedDict([("z", 1), ("a", [])]), ("tuple", {"x": ()}),
+    {"unicode": "漢字 \u2028 \x00 \"q\" \\"}, [[], {}, [[]], {"": {}}],
+])
+def test_same_text_for_keys_and_containers_the_standard_library_converts(value):
+    assert indented_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_unserializable_values_are_refused_like_the_standard_library():
+    with pytest.raises(TypeError):
+        indented_json({"a": object()})
