@@ -22,6 +22,7 @@ TERMS: dict[str, dict[str, str]] = {
     "snapshot": {"en": "snapshot", "zh": "快照"},
     "tombstone": {"en": "tombstone", "zh": "墓碑"},
     "decision": {"en": "decision", "zh": "决策"},
+    "break-direction": {"en": "break direction", "zh": "破坏方向"},
     "summary": {"en": "summary", "zh": "摘要"},
     "format-version": {"en": "format version", "zh": "格式版本"},
     "format-reference": {"en": "format reference", "zh": "格式参考"},
@@ -32,10 +33,16 @@ TERMS: dict[str, dict[str, str]] = {
     "version-bump": {"en": "version-bump", "zh": "版本升级"},
     "old-data-new-readers": {"en": "old data, new readers", "zh": "新读取方读旧数据"},
     "new-data-old-readers": {"en": "new data, old readers", "zh": "旧读取方读新数据"},
-    "record": {"en": "record", "zh": "记录"},
+    "record": {"en": "record", "zh": "记录型"},  # the role; 记录 alone is a change record
     "event": {"en": "event", "zh": "事件"},
     "header": {"en": "header", "zh": "头部"},
     "envelope": {"en": "envelope", "zh": "信封"},
+}
+
+# Words that must not stand for a concept in that language because they name another one (摘要 is the
+# Summary of a record, never a digest) or are an unchosen synonym. Tests scan the generated Chinese text.
+AVOIDED: dict[str, dict[str, str]] = {
+    "zh": {"摘要": "digest", "具名类型": "named-type"},
 }
 
 # Which glossary entries are machine values, shown with the value itself so readers can search for it.

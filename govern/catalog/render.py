@@ -148,9 +148,10 @@ def render_catalog(inventory: Inventory, language: str, history=None, catalog_fo
         lines.append(f"| `{root.id}` | {role} | {type_link(root.source, root.type_name)} | {version} | `{root.digest}` |")
     if history is not None:
         lines += ["", f"## {text['history']}", "", text["history_intro"]]
-        for root in inventory.roots.values():
-            lines += ["", f"### `{root.id}`", ""]
-            entries = states.get(root.id, [])
+        retired = sorted(set(states) - set(inventory.roots))  # tombstoned roots keep their history
+        for root_id in [*inventory.roots, *retired]:
+            lines += ["", f"### `{root_id}`", ""]
+            entries = states.get(root_id, [])
             if not entries:
                 lines.append(f"- {text['no_history']}")
             for record, entry in entries:

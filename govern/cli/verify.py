@@ -60,7 +60,7 @@ def verify(output_format: str, language: str, base: str | None, witness: bool, w
     if output_format == "markdown" and any(f.id.startswith("unacknowledged") for f in findings):
         from govern.records.create import suggest_record
 
-        suggestion = suggest_record(config, history, list(inventory.graphs))
+        suggestion = suggest_record(config, history, list(inventory.graphs), language)
     from govern.report.review import with_review
     from govern.sources.pydantic import imported_from
 

@@ -23,12 +23,15 @@ from govern.records.format import (
 )
 from govern.records.history import History, Record, build_history, load_history, recorded_graphs
 from govern.records.snapshot import snapshot_document, snapshot_text
+from govern.terms import value_term
 
 CHANGE_LABELS = {
     "en": {"root": "Root", "decision": "decision", "rule": "rule", "none": "No structural change.",
-           "new": "new root", "removed": "root removed (tombstone)", "breaks": "breaks"},
+           "new": "new root", "removed": "root removed (tombstone)", "breaks": "breaks",
+           "comma": ", ", "separator": "; ", "stop": ". ", "colon": ": ", "list": ", ", "aside": " ({})"},
     "zh": {"root": "根类型", "decision": "决策", "rule": "规则", "none": "无结构变更。",
-           "new": "新增根类型", "removed": "删除根类型（墓碑）", "breaks": "影响"},
+           "new": "新增根类型", "removed": "删除根类型（墓碑）", "breaks": "破坏方向",
+           "comma": "，", "separator": "；", "stop": "。", "colon": "：", "list": "、", "aside": "（{}）"},
 }
 
 
@@ -99,11 +102,11 @@ def render_changes(results: list[RootDiff], language: str, witnesses=None) -> st
     labels = CHANGE_LABELS.get(language, CHANGE_LABELS["en"])
     lines = []
     for result in results:
-        head = f"- `{result.root}`: {result.minimum}"
+        head = f"- `{result.root}`: {value_term(result.minimum, language)}"
         if result.decision == "new":
-            head += f" ({labels['new']})"
+            head += labels["aside"].format(labels["new"])
         elif result.decision == REMOVED:
-            head += f" ({labels['removed']})"
+            head += labels["aside"].format(labels["removed"])
         lines.append(head)
         for index, change in enumerate(result.changes):
             if change.kind in ("root-added", "root-removed"):
@@ -111,9 +114,11 @@ def render_changes(results: list[RootDiff], language: str, witnesses=None) -> st
             rule = RULES_BY_ID[change.rule]
             purpose = rule.purpose_zh if language == "zh" else rule.purpose_en
             details = ", ".join(f"{key}={value}" for key, value in change.args)
-            breaks = f"; {labels['breaks']}: {', '.join(change.breaks)}" if change.breaks else ""
-            lines.append(f"  - `{change.path or '/'}` {change.kind}{' (' + details + ')' if details else ''}: "
-                         f"{change.decision}, {labels['rule']} `{change.rule}`{breaks}. {purpose}")
+            broken = labels["list"].join(value_term(direction, language) for direction in change.breaks)
+            breaks = f"{labels['separator']}{labels['breaks']}{labels['colon']}{broken}" if change.breaks else ""
+            lines.append(f"  - `{change.path or '/'}` {change.kind}{' (' + details + ')' if details else ''}{labels['colon']}"
+                         f"{value_term(change.decision, language)}{labels['comma']}{labels['rule']} `{change.rule}`"
+                         f"{breaks}{labels['stop']}{purpose}")
             entry = witnesses.of(result.root, index) if witnesses is not None else None
             if entry is not None and entry.status == "found":
                 from govern.witness.render import markdown_block
@@ -323,17 +328,37 @@ class Suggestion:
     roots: tuple[str, ...] = ()  # the roots it acknowledges
 
 
-PROSE_COMMENT = """# Prose for `govern record new SLUG --prose FILE`: every configured language, each with the same
+PROSE_COMMENT = {
+    "en": """# Prose for `govern record new SLUG --prose FILE`: every configured language, each with the same
 # four keys. Compatibility reasoning is required for same-version records: why old data may omit the
 # addition and why older readers ignore it (for a required property made optional: how readers handle
-# its absence)."""
+# its absence).""",
+    "zh": """# `govern record new SLUG --prose FILE` 的正文：每种配置的语言各一份，键相同（共四个）。
+# 同版本记录必须写兼容性说明：为什么旧数据可以不含新增内容，为什么较旧的读取方会忽略它
+# （对于由必需改为可选的属性：读取方如何处理它的缺失）。""",
+}
+# The comments of a prose file pre-filled from detected changes, in the language the reader asked for.
+SUGGESTION_COMMENTS = {
+    "en": {
+        "intro": ["# Pre-filled by govern from the detected changes. Edit every language, write the",
+                  "# compatibility reasoning and the verification evidence, then run:"],
+        "bump": "# A version-bump must raise the source's format version in the same change.",
+        "rules": "# Rules that decided these changes (what the compatibility reasoning must answer):",
+    },
+    "zh": {
+        "intro": ["# 由 govern 根据检测到的变更预先填写。请编辑每种语言，写出兼容性说明和验证依据，",
+                  "# 然后运行："],
+        "bump": "# 版本升级必须在同一变更中提高该来源的格式版本。",
+        "rules": "# 决定这些变更的规则（兼容性说明需要回答的问题）：",
+    },
+}
 CHANGE_TITLE = {"en": "Change {names}", "zh": "变更 {names}"}
 
 
 def prose_skeleton(languages: tuple[str, ...], results: list[RootDiff] = (), header: list[str] = ()) -> str:
     """A prose input for the configured languages; titles and summaries drafted from `results` when given."""
     names = ", ".join(result.root for result in results)
-    lines = list(header) or PROSE_COMMENT.split("\n")
+    lines = list(header) or PROSE_COMMENT.get(languages[0], PROSE_COMMENT["en"]).split("\n")
     for language in languages:
         title = CHANGE_TITLE.get(language, CHANGE_TITLE["en"]).format(names=names) if results else ""
         lines += [f"{language}:", f"  title: {json.dumps(title, ensure_ascii=False)}"]
@@ -352,12 +377,14 @@ def pending_changes(config: Config, history: History, current: list) -> list[Roo
     return [result for result in classify(old, current) if result.decision != UNCHANGED]
 
 
-def suggest_record(config: Config, history: History, current: list) -> Suggestion | None:
+def suggest_record(config: Config, history: History, current: list,
+                   language: str | None = None) -> Suggestion | None:
     """Pre-fill the prose input for the changes `govern verify` found unacknowledged.
 
     Titles and summaries are drafted from the detected changes in every language; the compatibility
     reasoning and the verification evidence are the maintainer's to write, so they stay empty, with the
-    rule purposes as comments saying what the reasoning must answer.
+    rule purposes as comments (in `language`, by default the source language) saying what the reasoning
+    must answer.
     """
     from govern.classify.rules import RULES_BY_ID
     from govern.verify.checks import _slug
@@ -374,13 +401,15 @@ def suggest_record(config: Config, history: History, current: list) -> Suggestio
     command = f"govern record new {slug} --prose prose.yaml" + \
         (" --decision version-bump" if bump and history.records else "")
     purposes = sorted({(change.rule, change.decision) for result in results for change in result.changes})
-    lines = ["# Pre-filled by govern from the detected changes. Edit every language, write the",
-             "# compatibility reasoning and the verification evidence, then run:",
-             f"#   {command}"]
+    language = language or config.languages[0]
+    comments = SUGGESTION_COMMENTS.get(language, SUGGESTION_COMMENTS["en"])
+    lines = [*comments["intro"], f"#   {command}"]
     if bump and history.records:
-        lines.append("# A version-bump must raise the source's format version in the same change.")
+        lines.append(comments["bump"])
     if purposes:
-        lines.append("# Rules that decided these changes (what the compatibility reasoning must answer):")
+        lines.append(comments["rules"])
     for rule_id, decision in purposes:
-        lines.append(f"#   {rule_id} ({decision}): {RULES_BY_ID[rule_id].purpose_en}")
+        rule = RULES_BY_ID[rule_id]
+        purpose = rule.purpose_zh if language == "zh" else rule.purpose_en
+        lines.append(f"#   {rule_id} ({value_term(decision, language)}): {purpose}")
     return Suggestion(command, prose_skeleton(config.languages, results, lines), tuple(roots))

@@ -8,7 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from govern.terms import value_term
+
 LANGUAGES = ("en", "zh")
+# Arguments holding machine values (decisions, break directions), shown in the message's language like every other word.
+TRANSLATED_ARGUMENTS = frozenset({"decision", "minimum", "direction"})
 
 # The only registry of finding kinds: id -> titles and, per variant, message and hint templates.
 # A finding's `variant` argument selects the template when one id covers several situations; "" is the
@@ -98,7 +102,7 @@ FINDING_TABLE: dict[str, dict] = {
         }},
     },
     "snapshot-mismatch": {
-        "title": ("Snapshot does not reproduce the declared digest", "快照无法复现声明的摘要"),
+        "title": ("Snapshot does not reproduce the declared digest", "快照无法复现声明的指纹"),
         "texts": {
             "unnormalizable": {
                 "en": "cannot be normalized: {error}",
@@ -112,7 +116,7 @@ FINDING_TABLE: dict[str, dict] = {
             },
             "absent": {
                 "en": "normalizes {root} to nothing, not the declared {declared}",
-                "zh": "规范化后不包含 {root}，而声明的摘要是 {declared}",
+                "zh": "规范化后不包含 {root}，而声明的指纹是 {declared}",
                 "hint_en": "the snapshot or the declaration was edited; restore it from version control",
                 "hint_zh": "快照或声明遭到修改；请从版本控制中恢复",
             },
@@ -173,7 +177,7 @@ FINDING_TABLE: dict[str, dict] = {
         }},
     },
     "unacknowledged-change": {
-        "title": ("Current source differs from the latest record", "当前源与最新记录不一致"),
+        "title": ("Current source differs from the latest record", "当前来源与最新记录不一致"),
         "texts": {
             "recorded": {
                 "en": "{root} is now {digest} but is recorded as {recorded} by its latest record {record}",
@@ -211,7 +215,7 @@ FINDING_TABLE: dict[str, dict] = {
         "title": ("A recorded root is gone without a tombstone", "已记录的根类型被删除但没有墓碑记录"),
         "texts": {"": {
             "en": "{root} is recorded by {record} but no longer in the sources",
-            "zh": "{root} 由 {record} 记录，但已不在源中",
+            "zh": "{root} 由 {record} 记录，但已不在来源中",
             "hint_en": "record a tombstone: {command}",
             "hint_zh": "写一条墓碑记录：{command}",
         }},
@@ -220,18 +224,18 @@ FINDING_TABLE: dict[str, dict] = {
         "title": ("Declared decision is weaker than the inferred one", "声明的决策弱于推断的决策"),
         "texts": {"": {
             "en": "{root} declares {decision}, but the change needs {minimum}",
-            "zh": "{root} 声明为 {decision}，但该变更需要 {minimum}",
+            "zh": "{root} 声明为{decision}，但该变更需要{minimum}",
             "hint_en": "`govern diff` shows why; refresh the record with --decision version-bump",
-            "hint_zh": "`govern diff` 会说明原因；请用 --decision version-bump 刷新记录",
+            "hint_zh": "`govern diff` 会说明原因；请以版本升级刷新记录（`--decision version-bump`）",
         }},
     },
     "format-version-not-raised": {
         "title": ("A version-bump does not raise the format version", "版本升级未提高格式版本"),
         "texts": {"": {
             "en": "{root} is a version-bump but its format version goes {before} -> {after}",
-            "zh": "{root} 是 version-bump，但其格式版本从 {before} 变为 {after}",
+            "zh": "{root} 是版本升级，但其格式版本从 {before} 变为 {after}",
             "hint_en": "raise the format version in the source and refresh the record",
-            "hint_zh": "在源中提高格式版本，然后刷新记录",
+            "hint_zh": "在来源中提高格式版本，然后刷新记录",
         }},
     },
     "unsound-verdict": {
@@ -243,7 +247,7 @@ FINDING_TABLE: dict[str, dict] = {
                   "而 {rejected_by} 模式拒绝它（{reason}）",
             "hint_en": "treat the change as a version-bump (declare --decision version-bump) and report the rule "
                        "{rule} as unsound with this document",
-            "hint_zh": "请把该变更按 version-bump 处理（声明 --decision version-bump），并附上此文档报告规则 {rule} 不可靠",
+            "hint_zh": "请把该变更按版本升级处理（声明 `--decision version-bump`），并附上此文档报告规则 {rule} 不可靠",
         }},
     },
     "generated-stale": {
@@ -251,7 +255,7 @@ FINDING_TABLE: dict[str, dict] = {
         "texts": {
             "": {
                 "en": "does not match the current sources",
-                "zh": "与当前源不一致",
+                "zh": "与当前来源不一致",
                 "hint_en": "run `govern extract`",
                 "hint_zh": "运行 `govern extract`",
             },
@@ -264,7 +268,7 @@ FINDING_TABLE: dict[str, dict] = {
         },
     },
     "source-unreadable": {
-        "title": ("A source cannot be read", "无法读取源"),
+        "title": ("A source cannot be read", "无法读取来源"),
         "texts": {"": {
             "en": "cannot be read: {reason}",
             "zh": "无法读取：{reason}",
@@ -324,6 +328,8 @@ class Finding:
     def _render(self, language: str, part: str) -> str | None:
         arguments = dict(self.args)
         arguments.pop("variant", None)
+        for key in TRANSLATED_ARGUMENTS & arguments.keys():
+            arguments[key] = value_term(arguments[key], language)
         texts = FINDING_TABLE[self.id]["texts"][self.variant]
         template = texts.get(language if part == "message" else f"hint_{language}")
         return None if template is None else template.format(**arguments)

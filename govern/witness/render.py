@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from govern.terms import value_term
 from govern.verify.findings import Finding
 from govern.witness.search import NO_DIRECTION, ChangeWitness, Witness, WitnessReport
 
@@ -74,7 +75,8 @@ def change_lines(report: WitnessReport, language: str = "en"):
 
 def witness_lines(witness: Witness, language: str = "en") -> list[str]:
     labels = LABELS[language]
-    return [labels["witness"].format(direction=witness.direction, document=document_text(witness.document)),
+    return [labels["witness"].format(direction=value_term(witness.direction, language),
+                                     document=document_text(witness.document)),
             "  " + labels["verdict"].format(accepted_by=witness.accepted_by, rejected_by=witness.rejected_by,
                                             at=witness.at or "/", reason=witness.reason)]
 
@@ -111,7 +113,7 @@ def markdown_block(witness: Witness, language: str = "en") -> str:
     """A collapsed block: the summary says who accepts and who rejects, the body holds the document."""
     labels = LABELS[language]
     summary = labels["md-summary"].format(accepted_by=witness.accepted_by, rejected_by=witness.rejected_by,
-                                          direction=witness.direction)
+                                          direction=value_term(witness.direction, language))
     body = json.dumps(witness.document, ensure_ascii=False, indent=2)
     reason = labels["md-reason"].format(at=witness.at or "/", reason=witness.reason.replace("|", "\\|"))
     return f"<details><summary>{summary}</summary>\n\n```json\n{body}\n```\n\n{reason}\n\n</details>"

@@ -35,7 +35,7 @@ def test_a_tombstone_record_acknowledges_the_removal(project) -> None:
     assert (f'  - root: "grp:ActionClaimRequest"\n    predecessor: "{BASELINE}"\n') in english
     assert "    after: null\n    decision: \"version-bump\"\n" in english
     assert "- `grp:ActionClaimRequest`: version-bump (root removed (tombstone))" in english
-    assert "- `grp:ActionClaimRequest`: version-bump (删除根类型（墓碑）)" in \
+    assert "- `grp:ActionClaimRequest`: 版本升级（删除根类型（墓碑））" in \
         project.record(RECORD, "zh").read_text(encoding="utf-8")
     assert project.load_json(f"records/{RECORD}.schema.json")["x-govern-roots"] == {}
     verified = project.verify()

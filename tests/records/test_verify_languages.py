@@ -79,10 +79,10 @@ def test_text_rendering_in_chinese_is_exact() -> None:
         "records/2026-11-30-baseline.md: unacknowledged-change: sidecar:Artifact 现在是 sha256:b，但其最新记录 "
         "2026-11-30-baseline 记载的是 sha256:a\n"
         f"  修复：先查看 `govern diff`，再确认这一变更：{COMMAND}\n"
-        "schemas/catalog.md: generated-stale: 与当前源不一致\n"
+        "schemas/catalog.md: generated-stale: 与当前来源不一致\n"
         "  修复：运行 `govern extract`\n"
         "verify：共 3 项发现\n")
-    assert render_text(FINDINGS[2:], language="zh") == ("schemas/catalog.md: generated-stale: 与当前源不一致\n"
+    assert render_text(FINDINGS[2:], language="zh") == ("schemas/catalog.md: generated-stale: 与当前来源不一致\n"
                                                         "  修复：运行 `govern extract`\nverify：共 1 项发现\n")
     assert render_text([], language="zh") == "verify：通过\n"
 
@@ -103,7 +103,7 @@ def test_sarif_in_chinese_describes_rules_and_results_in_chinese() -> None:
     rules = run["tool"]["driver"]["rules"]
     assert [(rule["shortDescription"]["text"], rule["properties"]) for rule in rules] == [
         (FINDING_KINDS[rule["id"]][1], {"en": FINDING_KINDS[rule["id"]][0]}) for rule in rules]
-    assert [result["message"]["text"] for result in run["results"]][2] == "与当前源不一致。修复：运行 `govern extract`"
+    assert [result["message"]["text"] for result in run["results"]][2] == "与当前来源不一致。修复：运行 `govern extract`"
     assert "language" not in json.loads(render_sarif(FINDINGS))["runs"][0]
 
 

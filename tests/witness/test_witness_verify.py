@@ -54,7 +54,7 @@ def test_json_and_markdown_in_both_languages(project):
     assert "<details><summary>Witness: a document that old accepts and new rejects (old-data-new-readers)</summary>" \
         in english
     assert "#### 尚未确认的破坏性变更的见证文档" in chinese
-    assert "<details><summary>见证文档：old 接受、new 拒绝的文档（old-data-new-readers）</summary>" in chinese
+    assert "<details><summary>见证文档：old 接受、new 拒绝的文档（新读取方读旧数据）</summary>" in chinese
     for text in (english, chinese):
         assert '"lineHint": 0' in text and text.count("</details>") == 1
 
@@ -90,7 +90,7 @@ def test_a_record_embeds_the_witness_of_each_breaking_change_in_every_language(p
            "</summary>" in detected_en
     assert '            "lineHint": 0' in detected_en
     assert "    Rejected at `/anchors/key/fingerprint/lineHint`: 0 is less than the minimum of 1" in detected_en
-    assert "    <details><summary>见证文档：old 接受、new 拒绝的文档（old-data-new-readers）</summary>" in chinese
+    assert "    <details><summary>见证文档：old 接受、new 拒绝的文档（新读取方读旧数据）</summary>" in chinese
     # The writer constant changed too: no validator can show that, so it carries no block.
     assert english.count("<details>") == chinese.count("<details>") == 1
     assert project.verify().exit_code == 0

@@ -1,0 +1,91 @@
+"""The catalog as reviewers read it: each root's history and format version, descriptions, type links."""
+
+from __future__ import annotations
+
+import re
+
+from history_project import Project
+
+HISTORY = [("2026-11-30-baseline", "2026-11-30", "same-version", "– → `1`; new root"),
+           ("2026-12-01-thread-label", "2026-12-01", "same-version", "`1`"),
+           ("2026-12-02-sidecar-format-2", "2026-12-02", "version-bump", "`1` → `2`"),
+           ("2026-12-03-sidecar-format-3", "2026-12-03", "version-bump", "`2` → `3`")]
+
+
+def section(text: str, heading: str) -> str:
+    start = text.index(heading + "\n")
+    end = text.find("\n#", start + len(heading))
+    return text[start:end if end != -1 else None]
+
+
+def test_each_root_lists_its_records_linked_to_the_record_files(three_formats: Project) -> None:
+    english = three_formats.path("schemas/catalog.md").read_text(encoding="utf-8")
+    lines = [line for line in section(english, "### `sidecar:Artifact`").splitlines() if line.startswith("- ")]
+    assert lines == [f"- [{record}](../records/{record}.md) ({date}): {decision}, format version {versions}"
+                     for record, date, decision, versions in HISTORY]
+    chinese = three_formats.path("schemas/catalog.zh.md").read_text(encoding="utf-8")
+    lines = [line for line in section(chinese, "### `sidecar:Artifact`").splitlines() if line.startswith("- ")]
+    assert lines[2] == "- [2026-12-02-sidecar-format-2](../records/2026-12-02-sidecar-format-2.zh.md)（2026-12-02）：" \
+                       "版本升级，格式版本 `1` → `2`"
+    for text in (english, chinese):
+        for target in re.findall(r"\]\((\.\./records/[^)]+)\)", text):
+            assert (three_formats.path("schemas") / target).is_file(), target
+    # Roots no record touched since the baseline list only the baseline.
+    grp = [line for line in section(english, "### `grp:ArtifactView`").splitlines() if line.startswith("- ")]
+    assert grp == ["- [2026-11-30-baseline](../records/2026-11-30-baseline.md) (2026-11-30): same-version, "
+                   "format version – → `0.2.0`; new root"]
+
+
+def test_each_root_shows_the_format_version_it_stands_at(three_formats: Project) -> None:
+    english = three_formats.path("schemas/catalog.md").read_text(encoding="utf-8")
+    row = next(line for line in english.splitlines() if line.startswith("| `sidecar:Artifact` |"))
+    assert row.split(" | ")[1:4] == ["record", "[`Artifact`](#type-sidecar-artifact)", "`3`"]
+    row = next(line for line in english.splitlines() if line.startswith("| `grp:ArtifactView` |"))
+    assert row.split(" | ")[3] == "`0.2.0`"
+
+
+def test_properties_show_their_source_descriptions(three_formats: Project) -> None:
+    for name, label in (("catalog.md", "Property | Description"), ("catalog.zh.md", "属性 | 说明")):
+        text = three_formats.path(f"schemas/{name}").read_text(encoding="utf-8")
+        thread = section(text, "#### `Thread`")
+        assert "A discussion attached to an anchor." in thread
+        assert f"| {label} |" in thread
+        assert "| `label` | A short label. |" in thread
+        assert "| `status` | Whether the discussion is still going on or has been closed. |" in thread
+
+
+def test_type_names_link_to_their_declarations(three_formats: Project) -> None:
+    for name in ("catalog.md", "catalog.zh.md", "formats/sidecar-2.md", "formats/grp-0.2.0.zh.md"):
+        text = three_formats.path(f"schemas/{name}").read_text(encoding="utf-8")
+        anchors = set(re.findall(r'<a id="([^"]+)"></a>', text))
+        links = set(re.findall(r"\]\(#([^)]+)\)", text))
+        assert links and links <= anchors, (name, sorted(links - anchors)[:3])
+    thread = section(three_formats.path("schemas/catalog.md").read_text(encoding="utf-8"), "#### `Thread`")
+    assert "Refers to: [`Message`](#type-sidecar-message)" in thread
+
+
+def test_a_retired_root_keeps_its_history_ending_in_its_tombstone(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    root = tmp_path / "two"
+    (root / "schemas").mkdir(parents=True)
+    config = ('[tool.govern]\n[[tool.govern.sources]]\nname = "notes"\nkind = "jsonschema"\n'
+              'path = "schemas/notes.schema.json"\nroots = {roots}\n')
+    (root / "pyproject.toml").write_text(config.format(roots='{ A = { at = "#/$defs/A" }, B = { at = "#/$defs/B" } }'),
+                                         encoding="utf-8")
+    (root / "schemas/notes.schema.json").write_text(
+        '{"$defs": {"A": {"type": "string"}, "B": {"type": "integer"}}}', encoding="utf-8")
+    project = Project(root, CliRunner())
+    assert project.new_record("baseline", "2026-12-01").exit_code == 0
+    (root / "pyproject.toml").write_text(config.format(roots='{ A = { at = "#/$defs/A" } }'), encoding="utf-8")
+    result = project.new_record("retire-b", "2026-12-02", "--decision", "version-bump")
+    assert result.exit_code == 0, result.output
+    english = project.path("schemas/catalog.md").read_text(encoding="utf-8")
+    assert section(english, "### `notes:B`").splitlines()[2:] == [
+        "- [2026-12-01-baseline](../records/2026-12-01-baseline.md) (2026-12-01): same-version, format version –; "
+        "new root",
+        "- [2026-12-02-retire-b](../records/2026-12-02-retire-b.md) (2026-12-02): version-bump, format version –; "
+        "removed (tombstone)"]
+    chinese = project.path("schemas/catalog.zh.md").read_text(encoding="utf-8")
+    assert section(chinese, "### `notes:B`").splitlines()[-1].endswith("版本升级，格式版本 –；已删除（墓碑）")
+    assert project.verify().exit_code == 0, project.verify().output
