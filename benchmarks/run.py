@@ -10,8 +10,8 @@ record (front matter is YAML, which the standard library cannot parse, so it use
 clock. Peak memory is the growth of the resident set during the command.
 
 Cases: `extract` of generated schemas with many named types, acyclic and one large recursive component;
-`diff` between such a schema and its next release; `verify` and `record new` over generated histories of
-change records on many roots; the real GitHub REST description, two releases (skipped with a message
+`diff` between such a schema and its next release, and the same with `--witness`; `verify` and `record new`
+over generated histories of change records on many roots; the real GitHub REST description, two releases (skipped with a message
 unless fetched into the cache folder, see benchmarks/README.md); start-up and `verify` of this repository.
 Sizes are ten times apart (--quick stops one size earlier and repeats less). Generated inputs are cached
 under the cache folder (default benchmarks/.cache, ignored by git).
@@ -162,6 +162,8 @@ def bench_types(harness: Harness, sizes: list[int]) -> None:
             harness.measure(f"extract {label}", f"{size} types", ["extract"], [source], folder,
                             prepare=lambda generated=generated: generated.unlink(missing_ok=True))
             harness.measure(f"diff {label}", f"{size} types", ["diff", "--format", "json"], [snapshot, source], folder)
+            harness.measure(f"witness {label}", f"{size} types", ["diff", "--format", "json", "--witness"],
+                            [snapshot, source], folder)
 
 
 def _history(harness: Harness, roots: int, records: int) -> Path:
@@ -266,6 +268,18 @@ def judge(harness: Harness, type_sizes: list[int], history_sizes: list[tuple[int
                        None)
 
 
+def judge_witness(harness: Harness, type_sizes: list[int], full: bool) -> None:
+    """Witness documents cost at most as much again as the diff they annotate."""
+    largest = type_sizes[-1]
+    note = "" if full else f" (quick run: {largest} types; the target is stated for 10000)"
+    for label in ("acyclic", "recursive"):
+        plain = _row(harness, f"diff {label}", f"{largest} types")
+        witnessed = _row(harness, f"witness {label}", f"{largest} types")
+        overhead = witnessed.govern.cpu / max(plain.govern.cpu, 1e-9)
+        harness.target(f"`diff --witness` of {largest} named types, {label}, within 2x of `diff`{note}", "<= 2x",
+                       f"{overhead:.2f}x", overhead <= 2)
+
+
 def report(harness: Harness) -> bool:
     print("\ntargets", flush=True)
     ok = True
@@ -320,6 +334,8 @@ def main() -> int:
                            "skipped: the two releases are not in the cache folder", None)
     if "startup" in groups and harness.govern_dir == REPOSITORY:
         bench_startup(harness)  # whole processes: they run the installed govern, so only for this checkout
+    if "types" in groups:
+        judge_witness(harness, type_sizes, not options.quick)
     if "types" in groups and "records" in groups:
         judge(harness, type_sizes, history_sizes, not options.quick)
     ok = report(harness)

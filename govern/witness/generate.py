@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
 from govern.model.nodes import (
-    Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Tuple, Union,
+    Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
     children,
 )
 
@@ -576,19 +576,67 @@ def _intersection_documents(side, node: Intersection, head: str, rest: list[str]
             yield merge(value, others)
 
 
-def locations(side, node: Node, max_depth: int = 8, limit: int = 20000) -> Iterator[list[str]]:
-    """Schema paths below the node, nearest first (breadth first), as `documents` understands them."""
+def locations(side, node: Node, reader=None, reader_node: Node | None = None, max_depth: int = 8,
+              limit: int = 20000) -> Iterator[list[str]]:
+    """Schema paths below the node, nearest first (breadth first), as `documents` understands them.
+
+    Given the reading side's node at the same place, a path is followed only while the two sides differ
+    there: below a subtree both sides share, no document can tell them apart.
+    """
     from collections import deque
 
-    queue: deque = deque([([], node, 0)])
+    memo: dict = {}
+    queue: deque = deque([([], node, reader_node, 0)])
     produced = 0
     while queue and produced < limit:
-        tokens, current, depth = queue.popleft()
+        tokens, current, other, depth = queue.popleft()
+        if reader is not None and other is not None and same_structure(side, current, reader, other, memo):
+            continue
         if tokens:
             produced += 1
             yield tokens
         if depth < max_depth:
-            queue.extend((tokens + step, child, depth + 1) for step, child in _steps(side, side.resolve(current)))
+            theirs = {tuple(step): child for step, child in _steps(reader, reader.resolve(other))} \
+                if reader is not None and other is not None else {}
+            queue.extend((tokens + step, child, theirs.get(tuple(step)), depth + 1)
+                         for step, child in _steps(side, side.resolve(current)))
+
+
+COMPARE_DEPTH = 150  # deeper than this, two subtrees count as different: the search then looks inside
+
+
+def same_structure(side, node: Node, other_side, other: Node, memo: dict, depth: int = 0) -> bool:
+    """Whether two nodes of two graphs describe the same values: equal fields, references followed (a pair
+    of named types met again while being compared counts as equal, so recursion ends). Only ever used to
+    skip work, so "different" is the safe answer when the comparison would go too deep."""
+    if depth > COMPARE_DEPTH:
+        return False
+    if isinstance(node, Ref) and isinstance(other, Ref):
+        key = (node.target, other.target)
+        if key not in memo:
+            memo[key] = True
+            memo[key] = same_structure(side, side.resolve(node), other_side, other_side.resolve(other), memo,
+                                       depth + 1)
+        return memo[key]
+    node, other = side.resolve(node), other_side.resolve(other)
+    if type(node) is not type(other) or isinstance(node, Ref):
+        return False
+    return all(_same_value(side, getattr(node, name), other_side, getattr(other, name), memo, depth + 1)
+               for name in node.__dataclass_fields__)
+
+
+def _same_value(side, value: Any, other_side, other: Any, memo: dict, depth: int) -> bool:
+    if isinstance(value, tuple) and isinstance(other, tuple):
+        return len(value) == len(other) and \
+            all(_same_value(side, a, other_side, b, memo, depth) for a, b in zip(value, other))
+    if hasattr(value, "__dataclass_fields__") and type(value) is type(other):
+        if hasattr(value, "kind") and not hasattr(value, "node"):  # a node
+            return same_structure(side, value, other_side, other, memo, depth)
+        return all(_same_value(side, getattr(value, name), other_side, getattr(other, name), memo, depth)
+                   for name in value.__dataclass_fields__)  # a property or an alternative
+    if isinstance(value, Ref) or isinstance(other, Ref):
+        return same_structure(side, value, other_side, other, memo, depth)
+    return value == other
 
 
 def _steps(side, node: Node) -> list[tuple[list[str], Node]]:

@@ -210,10 +210,11 @@ def _candidate_documents(change: Change, writer: _Root, reader: _Root, deep: boo
 
     yield from documents(writer.side, root, tokens, leaf, undeclared=deep)
     if deep:
-        for side, node in located[:1]:
-            if side is writer.side:
-                for below in locations(side, node):
-                    yield from documents(writer.side, root, tokens + below, leaf, undeclared=True)
+        mine = [node for side, node in located if side is writer.side]
+        theirs = [node for side, node in located if side is not writer.side]
+        if mine:
+            for below in locations(writer.side, mine[0], reader.side, theirs[0] if theirs else None):
+                yield from documents(writer.side, root, tokens + below, leaf, undeclared=True)
 
 
 def _located(tokens: list[str], writer: _Root, reader: _Root) -> list[tuple[Side, Node]]:
