@@ -1,0 +1,75 @@
+"""The search's building blocks: regular-expression samples, paths below a change that differ between the
+sides, and a witness found deep inside a change the classifier could only name as a whole."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import fixtures  # noqa: E402 - the folder's helpers
+from govern.classify.changes import Side
+from govern.classify.classify import classify
+from govern.sources.jsonschema import load_jsonschema
+from govern.witness.generate import locations, same_structure, sample_regex
+from govern.witness.search import find_witnesses
+
+ROOTS = {"Doc": ("#", "record")}
+
+
+@pytest.mark.parametrize("pattern", ["^x-", "^[a-z][a-z0-9-]*$", r"^\d{4}-\d{2}$", "^(foo|bar)+$", "[^a]b",
+                                     r"^sha256:[0-9a-f]{64}$", r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}Z$"])
+def test_regex_samples_match(pattern):
+    samples = sample_regex(pattern)
+    assert samples and all(re.search(pattern, sample) for sample in samples)
+
+
+def test_a_pattern_beyond_the_sampler_gives_no_sample_rather_than_a_wrong_one():
+    assert sample_regex(r"(a)\1") == [] and sample_regex("(") == []
+
+
+def _graphs(tmp_path, old: dict, new: dict):
+    graphs = []
+    for name, schema in (("old", old), ("new", new)):
+        path = tmp_path / f"{name}.schema.json"
+        path.write_text(json.dumps(schema), encoding="utf-8")
+        graphs.append(load_jsonschema(fixtures.SOURCE, path, ROOTS, None))
+    return graphs
+
+
+def _nested(maximum: int, length: int) -> dict:
+    """An allOf whose first operand hides a bound four objects deep."""
+    deep = {"type": "integer", "maximum": maximum}
+    for name in ("d", "c", "b"):
+        deep = {"type": "object", "properties": {name: deep}, "required": [name]}
+    return {"$schema": fixtures.DRAFT, "title": "Doc",
+            "allOf": [{"type": "object", "properties": {"a": deep}, "required": ["a"]},
+                      {"type": "object", "properties": {"s": {"type": "string", "maxLength": length}}}]}
+
+
+def test_paths_below_a_change_are_only_those_where_the_sides_differ(tmp_path):
+    old, new = _graphs(tmp_path, _nested(10, 8), _nested(5, 8))
+    old_side, new_side = Side(old), Side(new)
+    old_root, new_root = old_side.resolve(old.types[old.roots["new:Doc"].type_key].node), \
+        new_side.resolve(new.types[new.roots["new:Doc"].type_key].node)
+    paths = list(locations(old_side, old_root, new_side, new_root))
+    assert paths == [["properties", "a"], ["properties", "a", "properties", "b"],
+                     ["properties", "a", "properties", "b", "properties", "c"],
+                     ["properties", "a", "properties", "b", "properties", "c", "properties", "d"]]
+    assert same_structure(old_side, old_root, old_side, old_root, {})
+    assert not same_structure(old_side, old_root, new_side, new_root, {})
+
+
+def test_a_witness_deep_inside_replaced_operands(tmp_path):
+    # The bound deep in the first operand tightens; the second operand's loosens, which old data never
+    # breaks: the old-data witness can only be the deep one.
+    old, new = _graphs(tmp_path, _nested(10, 8), _nested(5, 20))
+    results = classify([old], [new])
+    kinds = {change.kind for change in results[0].changes}
+    assert kinds == {"operand-added", "operand-removed"}  # both operands changed: no pairing inside
+    report = find_witnesses(results, [old], [new])
+    found = {entry.change.kind: entry.witness for entry in report.by_change.values()}
+    assert found["operand-added"].document == {"a": {"b": {"c": {"d": 6}}}}
+    assert found["operand-added"].direction == "old-data-new-readers"
+    assert found["operand-added"].at == "/a/b/c/d"
