@@ -577,8 +577,9 @@ def _intersection_documents(side, node: Intersection, head: str, rest: list[str]
 
 
 def locations(side, node: Node, reader=None, reader_node: Node | None = None, max_depth: int = 8,
-              limit: int = 20000) -> Iterator[list[str]]:
-    """Schema paths below the node, nearest first (breadth first), as `documents` understands them.
+              limit: int = 20000) -> Iterator[tuple[list[str], Node, Node | None]]:
+    """Schema paths below the node, nearest first (breadth first), as `documents` understands them, each with
+    the node there on this side and on the reading side (None where it has none).
 
     Given the reading side's node at the same place, a path is followed only while the two sides differ
     there: below a subtree both sides share, no document can tell them apart.
@@ -594,7 +595,7 @@ def locations(side, node: Node, reader=None, reader_node: Node | None = None, ma
             continue
         if tokens:
             produced += 1
-            yield tokens
+            yield tokens, current, other
         if depth < max_depth:
             theirs = {tuple(step): child for step, child in _steps(reader, reader.resolve(other))} \
                 if reader is not None and other is not None else {}

@@ -17,6 +17,7 @@ whenever the search ends before its budget, which the targeted candidates make t
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from govern.witness.confirm import Validator, root_schema
 from govern.witness.generate import ABSENT, Hints, candidates, documents, hints_of, locations, split_pointer
 
 DEFAULT_BUDGET_MS = 200
+FIRST_AIMED = 16  # documents aimed at a change's own location tried before looking below it
 MAX_CANDIDATES = 5000  # per change and direction; the time budget usually ends a fruitless search first
 
 # Same-version rules whose promise for one direction is not validation but a duty of readers: new data may
@@ -182,7 +184,9 @@ def search_direction(change: Change, direction: str, old: _Root, new: _Root, bud
         if len(seen) > MAX_CANDIDATES or time.perf_counter() > deadline:
             return None
         try:
-            if not writer_validator.accepts(document):
+            # Most candidates are read by both sides: the first error decides; the reader's best message is
+            # worked out only for the witness itself.
+            if reader_validator.accepts(document) or not writer_validator.accepts(document):
                 continue
             rejection = reader_validator.rejection(document)
         except Exception:  # noqa: BLE001 - a schema the validator cannot apply confirms nothing
@@ -208,13 +212,28 @@ def _candidate_documents(change: Change, writer: _Root, reader: _Root, deep: boo
             return
         yield from candidates(writer.side, node, hints)
 
-    yield from documents(writer.side, root, tokens, leaf, undeclared=deep)
-    if deep:
-        mine = [node for side, node in located if side is writer.side]
-        theirs = [node for side, node in located if side is not writer.side]
-        if mine:
-            for below in locations(writer.side, mine[0], reader.side, theirs[0] if theirs else None):
-                yield from documents(writer.side, root, tokens + below, leaf, undeclared=True)
+    aimed = documents(writer.side, root, tokens, leaf, undeclared=deep)
+    if not deep:
+        yield from aimed
+        return
+    # A few documents aimed at the location itself, then the places below it where the sides differ (few,
+    # thanks to the pruning, and each with its own bounds and values), then the rest of the aimed ones.
+    yield from itertools.islice(aimed, FIRST_AIMED)
+    mine = [node for side, node in located if side is writer.side]
+    theirs = [node for side, node in located if side is not writer.side]
+    below_here = locations(writer.side, mine[0], reader.side, theirs[0] if theirs else None) if mine else ()
+    for below, node, other in below_here:
+        # What the two sides say at this very place (its bounds, its values) is what a witness must hit.
+        local = _hints([(writer.side, node)] + ([(reader.side, other)] if other is not None else []))
+
+        def leaf_here(at: Node | None, local=local) -> Iterator[Any]:
+            if at is None:
+                yield ABSENT
+                return
+            yield from candidates(writer.side, at, local)
+
+        yield from documents(writer.side, root, tokens + below, leaf_here, undeclared=True)
+    yield from aimed
 
 
 def _located(tokens: list[str], writer: _Root, reader: _Root) -> list[tuple[Side, Node]]:

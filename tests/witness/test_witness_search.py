@@ -53,7 +53,7 @@ def test_paths_below_a_change_are_only_those_where_the_sides_differ(tmp_path):
     old_side, new_side = Side(old), Side(new)
     old_root, new_root = old_side.resolve(old.types[old.roots["new:Doc"].type_key].node), \
         new_side.resolve(new.types[new.roots["new:Doc"].type_key].node)
-    paths = list(locations(old_side, old_root, new_side, new_root))
+    paths = [tokens for tokens, _, _ in locations(old_side, old_root, new_side, new_root)]
     assert paths == [["properties", "a"], ["properties", "a", "properties", "b"],
                      ["properties", "a", "properties", "b", "properties", "c"],
                      ["properties", "a", "properties", "b", "properties", "c", "properties", "d"]]
