@@ -88,3 +88,12 @@ def write_files(files: list[GeneratedFile], obsolete: list[Path] = ()) -> list[G
     for path in obsolete:
         path.unlink(missing_ok=True)
     return stale
+
+
+def clean_interrupted_writes(config: Config) -> None:
+    """Finish or remove what an interrupted write left in the record and generated folders (call it under
+    the project lock, when no other writer runs)."""
+    from govern.fsio import remove_stale_temporaries
+
+    for folder in (config.records_dir, config.schemas_dir):
+        remove_stale_temporaries(config.path(folder))

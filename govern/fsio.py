@@ -6,10 +6,14 @@ half-written file. Reads turn every operating-system or decoding failure into an
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
+import re
+import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from govern.errors import InputError, Problem
 
@@ -78,6 +82,24 @@ def atomic_write_bytes(path: Path | str, data: bytes, *, verify: Callable[[Path]
         except FileNotFoundError:
             pass
         raise
+    _remove_old_temporaries_of(path)
+
+
+# A write takes milliseconds; a temporary this old belongs to a writer that was killed.
+_STALE_SECONDS = 60
+
+
+def _remove_old_temporaries_of(path: Path) -> None:
+    """Files written without the project lock (sidecars) clean their own killed writers' temporaries."""
+    import time
+
+    cutoff = time.time() - _STALE_SECONDS
+    for candidate in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        try:
+            if candidate.is_file() and candidate.stat().st_mtime < cutoff:
+                candidate.unlink()
+        except OSError:
+            pass
 
 
 def atomic_write_text(path: Path | str, text: str) -> None:
@@ -109,3 +131,138 @@ def atomic_write_many(files: dict[Path, str]) -> None:
         raise
     for temporary, path in staged:
         os.replace(temporary, path)
+
+
+# --- exclusive record creation --------------------------------------------------------------------------
+
+LOCK_NAME = ".govern.lock"
+STAGING_PREFIX = ".govern-staging-"
+_COMMIT_MARKER = ".committed"
+_TEMPORARY = re.compile(r"^\..+\.[A-Za-z0-9_]{6,}\.tmp$")
+
+
+@contextlib.contextmanager
+def project_lock(root: Path, timeout: float = 60.0) -> Iterator[None]:
+    """Hold `<root>/.govern.lock` for the duration: commands that write records or generated files run one
+    at a time, so a second `record new` sees the first one's record instead of forking the history.
+
+    The lock is an fcntl lock (released by the kernel if the process dies), and the file is removed when
+    released; a waiter that locked a file meanwhile removed retries on the new one.
+    """
+    import fcntl
+    import time
+
+    path = Path(root) / LOCK_NAME
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise InputError(Problem(str(path), f"cannot be created: {error.strerror}",
+                                     hint="govern needs write access to the project to record changes")) from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(handle)
+            if time.monotonic() > deadline:
+                raise InputError(Problem(str(path), "is held by another govern command that is writing",
+                                         hint="wait for it to finish, then run the command again")) from None
+            time.sleep(0.05)
+            continue
+        try:
+            same = os.path.samestat(os.fstat(handle), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(handle)
+    try:
+        yield
+    finally:
+        try:
+            os.unlink(path)
+        finally:
+            os.close(handle)
+
+
+def remove_stale_temporaries(folder: Path) -> None:
+    """Remove what interrupted writes left (`.NAME.xxxx.tmp` files, uncommitted staging folders); finish
+    committed staging folders. Only called under the project lock, when no other writer can be running."""
+    if not folder.is_dir():
+        return
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith(STAGING_PREFIX) and entry.is_dir():
+            if (entry / _COMMIT_MARKER).is_file():
+                _move_staged(entry, folder, replace=True)
+            else:
+                shutil.rmtree(entry, ignore_errors=True)
+        elif _TEMPORARY.match(entry.name) and entry.is_file():
+            try:
+                entry.unlink()
+            except FileNotFoundError:
+                pass
+
+
+def write_file_set(folder: Path, files: dict[str, str], *, replace: bool = False) -> None:
+    """Put a set of files into `folder` all together: staged in a folder inside it, committed by a marker,
+    then moved into place in the given order (the last one is what makes the set visible to readers).
+
+    Without `replace`, no file may exist yet: the set is created exclusively and nothing is overwritten.
+    A kill before the marker leaves only the staging folder (removed by the next write); a kill after it
+    leaves a committed staging folder that the next write under the project lock finishes.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    if not replace:
+        existing = [name for name in files if (folder / name).exists()]
+        if existing:
+            raise FileExistsError(str(folder / existing[0]))
+    stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
+    try:
+        for name, text in files.items():
+            _write_synced(stage / name, text.encode("utf-8"))
+        _write_synced(stage / _COMMIT_MARKER, "\n".join(files).encode("utf-8"))
+        _sync_directory(stage)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    _move_staged(stage, folder, replace=replace)
+
+
+def _move_staged(stage: Path, folder: Path, replace: bool) -> None:
+    order = [name for name in (stage / _COMMIT_MARKER).read_text(encoding="utf-8").split("\n") if name]
+    for name in order:
+        source, target = stage / name, folder / name
+        if not source.exists():
+            continue  # moved before an interruption
+        if replace:
+            os.replace(source, target)
+            continue
+        try:
+            os.link(source, target)  # fails if the target exists: never overwrite
+        except FileExistsError:
+            if target.read_bytes() != source.read_bytes():
+                raise
+        source.unlink()
+    _sync_directory(folder)
+    shutil.rmtree(stage, ignore_errors=True)
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    with open(path, "xb") as stream:
+        stream.write(data)
+        stream.flush()
+        os.fsync(stream.fileno())
+    os.chmod(path, 0o644)
+
+
+def _sync_directory(folder: Path) -> None:
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory handles
+        return
+    try:
+        os.fsync(handle)
+    except OSError:  # pragma: no cover - file systems that cannot sync a directory
+        pass
+    finally:
+        os.close(handle)

@@ -37,7 +37,13 @@ def write_generated(config, files, check: bool) -> int:
         for path in stale:
             click.echo(f"stale: {relative(path)} (run `govern extract` to regenerate it)", err=True)
         return 1 if stale else 0
-    for generated in write_files(files, obsolete):
+    from govern.extract import clean_interrupted_writes
+    from govern.fsio import project_lock
+
+    with project_lock(config.project_root):
+        clean_interrupted_writes(config)
+        written = write_files(files, obsolete)
+    for generated in written:
         click.echo(f"wrote {relative(generated.path)}")
     for path in obsolete:
         click.echo(f"removed {relative(path)}")

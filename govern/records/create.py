@@ -15,7 +15,7 @@ from govern.classify.classify import REMOVED, UNCHANGED, RootDiff, classify
 from govern.classify.rules import SAME_VERSION, VERSION_BUMP
 from govern.config import Config
 from govern.errors import InputError, Problem, Refusal
-from govern.fsio import atomic_write_many, read_text
+from govern.fsio import atomic_write_many, project_lock, read_text, write_file_set
 from govern.model.inventory import build_inventory
 from govern.records.format import (
     LANGUAGES, PROSE_KEYS, SLUG_PATTERN, Declaration, Entry, Prose, consistency_yaml,
@@ -260,9 +260,14 @@ def _without(history: History, record_id: str) -> History:
 
 def create_record(config: Config, slug: str, prose_path: Path, decision: str | None = None,
                   date: str | None = None, witness_budget: float | None = None) -> Plan:
-    plan = plan_record(config, slug, read_prose_input(prose_path, config.languages), decision, date,
-                       witness_budget=witness_budget)
-    atomic_write_many(plan.files)
+    prose = read_prose_input(prose_path, config.languages)
+    from govern.extract import clean_interrupted_writes
+
+    with project_lock(config.project_root):
+        # Under the lock a concurrent `record new` has finished: its record is part of the history planned here.
+        clean_interrupted_writes(config)
+        plan = plan_record(config, slug, prose, decision, date, witness_budget=witness_budget)
+        _write_plan(config, plan, replace=False)
     return plan
 
 
@@ -289,10 +294,31 @@ def refresh_record(config: Config, record_id: str, prose_path: Path | None = Non
     prose = read_prose_input(prose_path, config.languages) if prose_path else \
         _prose_from_record(record.prose, config.languages)
     # The id keeps its date and slug: a refresh regenerates the same record, it never renames it.
-    plan = plan_record(config, record_id[11:], prose, decision, record_id[:10], replacing=record_id,
-                       witness_budget=witness_budget)
-    atomic_write_many(plan.files)
+    from govern.extract import clean_interrupted_writes
+
+    with project_lock(config.project_root):
+        clean_interrupted_writes(config)
+        plan = plan_record(config, record_id[11:], prose, decision, record_id[:10], replacing=record_id,
+                           witness_budget=witness_budget)
+        _write_plan(config, plan, replace=True)
     return plan
+
+
+def _write_plan(config: Config, plan: Plan, replace: bool) -> None:
+    """The record's files appear together (staged, then moved with the source-language file last, so a
+    reader never sees that file without its siblings); then the regenerated inventory and catalogs."""
+    folder = config.path(config.records_dir)
+    languages = config.languages
+    parts = ["schema", "i18n", *reversed(languages)]
+    names = [f"{plan.record_id}{record_suffix(part, languages)}" for part in parts]
+    record_files = {name: plan.files[folder / name] for name in names}
+    try:
+        write_file_set(folder, record_files, replace=replace)
+    except FileExistsError as error:
+        raise Refusal(Problem(str(error), "already exists", hint="records are never overwritten: choose another "
+                                                                 "slug or date")) from None
+    atomic_write_many({path: text for path, text in plan.files.items() if path.parent != folder
+                       or path.name not in record_files})
 
 
 def sync_record(config: Config, record_id: str) -> Path:
@@ -315,7 +341,8 @@ def sync_record(config: Config, record_id: str) -> Path:
                                   f"language's ({record.source_file})",
                                   hint=f"the declarations must be identical; fix {record.relative(language)} first"))
     path = record.path("i18n")
-    atomic_write_many({path: consistency_yaml(record.declaration, record.prose, config.languages)})
+    with project_lock(config.project_root):
+        atomic_write_many({path: consistency_yaml(record.declaration, record.prose, config.languages)})
     return path
 
 

@@ -1,0 +1,156 @@
+"""Record files are created exclusively, under a project lock, as a staged set that appears all together;
+what an interrupted write leaves is ignored by readers and cleaned (or finished) by the next write."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from hostile_cases import PROSE_YAML, add_thread_label, copy_repository
+
+import govern.fsio as fsio
+from govern.cli import cli
+from govern.errors import InputError
+
+RECORD = "2026-12-01-add-thread-label"
+
+
+class Killed(BaseException):
+    """Stands for the process being killed: nothing after it runs, no handler catches it."""
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = copy_repository(tmp_path / "project")
+    add_thread_label(root)
+    (root / "prose.yaml").write_text(PROSE_YAML, encoding="utf-8")
+    return root
+
+
+def _record_new(runner, root: Path, slug: str = "add-thread-label"):
+    return runner.invoke(cli, ["record", "new", slug, "--prose", str(root / "prose.yaml"), "--date", "2026-12-01",
+                               "--project", str(root)])
+
+
+def _verify(runner, root: Path) -> list[dict]:
+    result = runner.invoke(cli, ["verify", "--format", "json", "--project", str(root)])
+    return json.loads(result.stdout)["findings"]
+
+
+def _records(root: Path) -> list[str]:
+    return sorted(path.name for path in (root / "records").iterdir())
+
+
+@pytest.mark.parametrize("slugs", [("add-thread-label", "add-thread-label"), ("add-thread-label", "label-threads")])
+def test_concurrent_record_new_never_forks_or_loses_prose(repo, slugs):
+    environment = {**os.environ, "PYTHONHASHSEED": "0"}
+    processes = [subprocess.Popen([sys.executable, "-m", "govern", "record", "new", slug, "--prose",
+                                   str(repo / "prose.yaml"), "--date", "2026-12-01", "--project", str(repo)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+                 for slug in slugs]
+    outcomes = [(process.wait(timeout=120), process.stderr.read()) for process in processes]
+    assert sorted(code for code, _ in outcomes) == [0, 1], outcomes
+    refusal = next(stderr for code, stderr in outcomes if code == 1)
+    assert "already exists" in refusal or "nothing to record" in refusal
+    created = [name for name in _records(repo) if name.startswith("2026-12-01")]
+    assert len(created) == 4, created
+    assert not (repo / fsio.LOCK_NAME).exists()
+
+
+def test_a_record_is_never_overwritten(repo, runner):
+    assert _record_new(runner, repo).exit_code == 0
+    before = {name: (repo / "records" / name).read_bytes() for name in _records(repo)}
+    with pytest.raises(FileExistsError):
+        fsio.write_file_set(repo / "records", {f"{RECORD}.md": "other prose"})
+    assert {name: (repo / "records" / name).read_bytes() for name in _records(repo)} == before
+
+
+def test_the_lock_makes_a_second_writer_wait_and_then_give_up(repo):
+    held, release = threading.Event(), threading.Event()
+
+    def holder():
+        with fsio.project_lock(repo):
+            held.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    held.wait(30)
+    try:
+        with pytest.raises(InputError, match="held by another govern command"):
+            with fsio.project_lock(repo, timeout=0.2):
+                pass
+    finally:
+        release.set()
+        thread.join()
+    with fsio.project_lock(repo, timeout=0.2):
+        assert (repo / fsio.LOCK_NAME).exists()
+    assert not (repo / fsio.LOCK_NAME).exists()
+
+
+def test_a_kill_between_renames_is_named_by_verify_and_finished_by_the_next_write(repo, runner, monkeypatch):
+    moved = []
+    real_link = os.link
+
+    def dying_link(source, target):
+        if len(moved) == 2:
+            raise Killed
+        moved.append(target)
+        real_link(source, target)
+
+    monkeypatch.setattr(fsio.os, "link", dying_link)
+    with pytest.raises(Killed):
+        runner.invoke(cli, ["record", "new", "add-thread-label", "--prose", str(repo / "prose.yaml"), "--date",
+                            "2026-12-01", "--project", str(repo)], catch_exceptions=False)
+    monkeypatch.setattr(fsio.os, "link", real_link)
+    assert [Path(target).name for target in moved] == [f"{RECORD}.schema.json", f"{RECORD}.i18n.yaml"]
+    findings = _verify(runner, repo)
+    assert any(f["id"] == "record-files-missing" and RECORD in f["message"] for f in findings), findings
+    assert runner.invoke(cli, ["extract", "--project", str(repo)]).exit_code == 0
+    assert {f"{RECORD}.md", f"{RECORD}.zh.md"} <= set(_records(repo))
+    assert not [name for name in _records(repo) if name.startswith(".")]
+    assert _verify(runner, repo) == []
+
+
+def test_a_kill_before_the_marker_leaves_nothing_a_reader_sees(repo, runner, monkeypatch):
+    written = []
+    real = fsio._write_synced
+
+    def dying_write(path, data):
+        if len(written) == 2:
+            raise Killed
+        written.append(path)
+        real(path, data)
+
+    monkeypatch.setattr(fsio, "_write_synced", dying_write)
+    # A killed process runs no cleanup: the staging folder stays.
+    monkeypatch.setattr(fsio.shutil, "rmtree", lambda *args, **kwargs: None)
+    with pytest.raises(Killed):
+        runner.invoke(cli, ["record", "new", "add-thread-label", "--prose", str(repo / "prose.yaml"), "--date",
+                            "2026-12-01", "--project", str(repo)], catch_exceptions=False)
+    monkeypatch.undo()
+    leftovers = [name for name in _records(repo) if name.startswith(fsio.STAGING_PREFIX)]
+    assert len(leftovers) == 1
+    assert not [name for name in _records(repo) if name.startswith(RECORD)]
+    findings = _verify(runner, repo)
+    assert findings and not [f for f in findings if f["id"].startswith("record") or "staging" in f["message"]]
+    assert _record_new(runner, repo).exit_code == 0
+    assert not [name for name in _records(repo) if name.startswith(".")]
+    assert _verify(runner, repo) == []
+
+
+def test_stale_temporaries_are_ignored_by_readers_and_removed_by_the_next_write(repo, runner):
+    debris = [repo / "records" / f".{RECORD}.md.k2j3h4.tmp", repo / "schemas" / ".inventory.json.a8b7c6d5.tmp",
+              repo / "records" / ".2026-11-30-baseline.schema.json.zz99yy.tmp"]
+    for path in debris:
+        path.write_text("{half", encoding="utf-8")
+    unchanged = runner.invoke(cli, ["verify", "--project", str(repo)])
+    assert unchanged.exit_code == 1 and "tmp" not in unchanged.output  # only the unacknowledged label
+    assert _record_new(runner, repo).exit_code == 0
+    assert not any(path.exists() for path in debris)
+    assert _verify(runner, repo) == []
