@@ -23,25 +23,29 @@ def extract(check: bool, project: Path | None) -> None:
     from govern.extract import current_inventory, generated_files
 
     config = load_project(project)
-    sys.exit(write_generated(config, generated_files(config, current_inventory(config)), check))
+    sys.exit(write_generated(config, lambda: generated_files(config, current_inventory(config)), check))
 
 
-def write_generated(config, files, check: bool) -> int:
-    """Write (or with `check`, name) the stale and obsolete generated files. Returns the exit code."""
-    from govern.extract import obsolete_files, stale_files, write_files
+def write_generated(config, make_files, check: bool) -> int:
+    """Write (or with `check`, name) the stale and obsolete generated files. Returns the exit code.
 
-    obsolete = obsolete_files(config, files)
+    `make_files` computes them; when writing, it runs under the project lock after an interrupted write
+    was finished, so the files reflect the history as it is written."""
+    from govern.extract import clean_interrupted_writes, obsolete_files, stale_files, write_files
+    from govern.fsio import project_lock
+
     relative = lambda path: path.relative_to(config.project_root).as_posix()  # noqa: E731
     if check:
+        files = make_files()
+        obsolete = obsolete_files(config, files)
         stale = [generated.path for generated in stale_files(files)] + obsolete
         for path in stale:
             click.echo(f"stale: {relative(path)} (run `govern extract` to regenerate it)", err=True)
         return 1 if stale else 0
-    from govern.extract import clean_interrupted_writes
-    from govern.fsio import project_lock
-
     with project_lock(config.project_root):
         clean_interrupted_writes(config)
+        files = make_files()
+        obsolete = obsolete_files(config, files)
         written = write_files(files, obsolete)
     for generated in written:
         click.echo(f"wrote {relative(generated.path)}")

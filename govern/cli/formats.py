@@ -28,7 +28,7 @@ def formats(check: bool, models: Path | None, project: Path | None) -> None:
     from govern.extract import format_reference_files
 
     config = load_project(project)
-    code = write_generated(config, format_reference_files(config), check)
+    code = write_generated(config, lambda: format_reference_files(config), check)
     if models is not None and not check:
         from govern.catalog.readers import write_readers
 
