@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from govern.errors import ConfigError, InputError, Problem
+from govern.fsio import within
 
 SOURCE_KINDS = ("jsonschema", "openapi", "pydantic")
 ROLES = ("record", "event", "header", "envelope")
@@ -54,6 +55,8 @@ class Config:
     # Folders (relative to the project root) that pydantic modules are imported from before the project
     # root itself and before anything installed: the copy being checked, never an installed one.
     pythonpath: tuple[str, ...] = ()
+    # Resolved folders outside the project root that `allow-outside` opens for paths and `$ref` targets.
+    allow_outside: tuple[Path, ...] = ()
 
     def path(self, relative: str) -> Path:
         return self.project_root / relative
@@ -99,15 +102,30 @@ def _load_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(handle)
     except OSError as error:
         raise InputError(Problem(str(path), f"cannot be read: {error.strerror}")) from None
+    except UnicodeDecodeError as error:
+        raise InputError(Problem(str(path), f"is not UTF-8 (invalid byte at offset {error.start})",
+                                 hint="save the file as UTF-8")) from None
     except tomllib.TOMLDecodeError as error:
         raise InputError(Problem(str(path), f"is not valid TOML: {error}")) from None
+
+
+def _govern_table(document: dict[str, Any], pyproject: Path) -> dict[str, Any] | None:
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(Problem(str(pyproject), "tool must be a table", hint="write [tool.govern] as a table"))
+    table = tool.get("govern")
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError(Problem(str(pyproject), "tool.govern must be a table, not "
+                                  f"{'an array of tables' if isinstance(table, list) else 'a ' + type(table).__name__}",
+                                  hint="write [tool.govern] (one pair of brackets) with its keys below it"))
+    return table
 
 
 def load_config(project_root: Path) -> Config:
     """The configuration of govern.toml (its top level) or of [tool.govern] in pyproject.toml; never both."""
     pyproject = project_root / "pyproject.toml"
     own = project_root / CONFIG_FILE
-    table = _load_toml(pyproject).get("tool", {}).get("govern") if pyproject.is_file() else None
+    table = _govern_table(_load_toml(pyproject), pyproject) if pyproject.is_file() else None
     if own.is_file():
         if table is not None:
             raise ConfigError(Problem(str(own), "and [tool.govern] in pyproject.toml both configure govern",
@@ -128,7 +146,7 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
     def wrong(key: str, reason: str, hint: str | None = None) -> None:
         problems.append(Problem(origin, f"{prefix}{key}: {reason}", hint=hint))
 
-    known = {"sources", "schemas", "records", "templates", "languages", "pythonpath"}
+    known = {"sources", "schemas", "records", "templates", "languages", "pythonpath", "allow-outside"}
     for key in sorted(set(table) - known):
         wrong(key, "unknown key", hint=f"known keys: {', '.join(sorted(known))}")
 
@@ -139,9 +157,29 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
             return default
         return value
 
+    allow_outside: list[Path] = []
+    raw_allowed = table.get("allow-outside", [])
+    if not isinstance(raw_allowed, list) or not all(isinstance(folder, str) and folder for folder in raw_allowed):
+        wrong("allow-outside", "must be a list of folders (relative to the project root, or absolute)",
+              hint='allow-outside = ["../shared-schemas"]')
+    else:
+        allow_outside = [(project_root / folder).resolve() for folder in raw_allowed]
+    boundaries = (project_root.resolve(), *allow_outside)
+
+    def contained(key: str, relative: str, folder: bool) -> None:
+        """The project root is a boundary: configured paths stay inside it unless allow-outside opens them."""
+        target = (project_root / relative).resolve()
+        if not within(target, boundaries):
+            wrong(key, f"{relative} leaves the project root",
+                  hint=f'keep it inside the project, or open the folder with allow-outside = ["{relative}"]')
+        elif folder and target.exists() and not target.is_dir():
+            wrong(key, f"{relative} is a file, not a folder")
+
     schemas_dir = text("schemas", "schemas")
     records_dir = text("records", "records")
     templates_dir = text("templates", "templates")
+    for key, folder_path in (("schemas", schemas_dir), ("records", records_dir), ("templates", templates_dir)):
+        contained(key, folder_path, folder=True)
 
     languages = table.get("languages", list(LANGUAGES))
     if not isinstance(languages, list) or not languages or \
@@ -156,6 +194,8 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
     if not isinstance(pythonpath, list) or not all(isinstance(folder, str) and folder for folder in pythonpath):
         wrong("pythonpath", "must be a list of folders relative to the project root", hint='pythonpath = ["src"]')
         pythonpath = []
+    for position, folder_path in enumerate(pythonpath):
+        contained(f"pythonpath[{position}]", folder_path, folder=True)
 
     raw_sources = table.get("sources", [])
     sources: list[SourceConfig] = []
@@ -174,15 +214,17 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
         if source.name in seen:
             wrong(f"{key}.name", f"duplicates the source name {source.name!r}")
         seen.add(source.name)
-        if source.kind != "pydantic" and not (project_root / source.path).exists():
-            wrong(f"{key}.path", f"{source.path} does not exist", hint="paths are relative to the project root")
+        if source.kind != "pydantic":
+            contained(f"{key}.path", source.path, folder=False)
+            if not (project_root / source.path).exists():
+                wrong(f"{key}.path", f"{source.path} does not exist", hint="paths are relative to the project root")
         sources.append(source)
 
     if problems:
         raise ConfigError(problems)
     return Config(project_root=project_root, sources=tuple(sources), schemas_dir=schemas_dir,
                   records_dir=records_dir, templates_dir=templates_dir, languages=tuple(languages),
-                  pythonpath=tuple(pythonpath))
+                  pythonpath=tuple(pythonpath), allow_outside=tuple(allow_outside))
 
 
 def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:

@@ -18,6 +18,11 @@ from typing import Any, Callable, Iterator
 from govern.errors import InputError, Problem
 
 
+def within(target: Path, boundaries: tuple[Path, ...]) -> bool:
+    """Whether a resolved path is one of the folders or inside one of them."""
+    return any(target == boundary or target.is_relative_to(boundary) for boundary in boundaries)
+
+
 def read_text(path: Path | str) -> str:
     path = Path(path)
     if path.is_dir():
@@ -62,6 +67,23 @@ def atomic_write_bytes(path: Path | str, data: bytes, *, verify: Callable[[Path]
     """Replace `path` with `data`. `verify` reads the written temporary file before it replaces `path`:
     when it raises, the temporary file is removed and `path` is left as it was."""
     path = Path(path)
+    with writing(path):
+        _atomic_write_bytes(path, data, verify)
+    _remove_old_temporaries_of(path)
+
+
+@contextlib.contextmanager
+def writing(path: Path) -> Iterator[None]:
+    """An operating-system failure while writing `path` (a read-only folder, a file where a folder should
+    be, a full disk) becomes an InputError naming it; nothing half-written is left behind by the callers."""
+    try:
+        yield
+    except OSError as error:
+        raise InputError(Problem(str(path), f"cannot be written: {error.strerror or error}",
+                                 hint="check that the folder exists, is a folder and is writable")) from None
+
+
+def _atomic_write_bytes(path: Path, data: bytes, verify: Callable[[Path], None] | None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -82,7 +104,6 @@ def atomic_write_bytes(path: Path | str, data: bytes, *, verify: Callable[[Path]
         except FileNotFoundError:
             pass
         raise
-    _remove_old_temporaries_of(path)
 
 
 # A write takes milliseconds; a temporary this old belongs to a writer that was killed.
@@ -114,14 +135,15 @@ def atomic_write_many(files: dict[Path, str]) -> None:
     staged: list[tuple[str, Path]] = []
     try:
         for path, text in sorted(files.items()):
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(text.encode("utf-8"))
-                stream.flush()
-                os.fsync(stream.fileno())
-            os.chmod(temporary, 0o644)
-            staged.append((temporary, path))
+            with writing(path):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+                staged.append((temporary, path))
+                with os.fdopen(handle, "wb") as stream:
+                    stream.write(text.encode("utf-8"))
+                    stream.flush()
+                    os.fsync(stream.fileno())
+                os.chmod(temporary, 0o644)
     except BaseException:
         for temporary, _ in staged:
             try:
@@ -130,7 +152,8 @@ def atomic_write_many(files: dict[Path, str]) -> None:
                 pass
         raise
     for temporary, path in staged:
-        os.replace(temporary, path)
+        with writing(path):
+            os.replace(temporary, path)
 
 
 # --- exclusive record creation --------------------------------------------------------------------------
@@ -188,19 +211,22 @@ def project_lock(root: Path, timeout: float = 60.0) -> Iterator[None]:
 def remove_stale_temporaries(folder: Path) -> None:
     """Remove what interrupted writes left (`.NAME.xxxx.tmp` files, uncommitted staging folders); finish
     committed staging folders. Only called under the project lock, when no other writer can be running."""
-    if not folder.is_dir():
-        return
-    for entry in sorted(folder.iterdir()):
+    try:
+        entries = sorted(folder.iterdir()) if folder.is_dir() else []
+    except OSError:
+        return  # an unreadable folder is reported by the command's own reading or writing
+    for entry in entries:
         if entry.name.startswith(STAGING_PREFIX) and entry.is_dir():
             if (entry / _COMMIT_MARKER).is_file():
-                _move_staged(entry, folder, replace=True)
+                with writing(folder):
+                    _move_staged(entry, folder, replace=True)
             else:
                 shutil.rmtree(entry, ignore_errors=True)
         elif _TEMPORARY.match(entry.name) and entry.is_file():
             try:
                 entry.unlink()
-            except FileNotFoundError:
-                pass
+            except OSError:
+                pass  # gone already, or not ours to remove: readers ignore it either way
 
 
 def write_file_set(folder: Path, files: dict[str, str], *, replace: bool = False) -> None:
@@ -211,21 +237,22 @@ def write_file_set(folder: Path, files: dict[str, str], *, replace: bool = False
     A kill before the marker leaves only the staging folder (removed by the next write); a kill after it
     leaves a committed staging folder that the next write under the project lock finishes.
     """
-    folder.mkdir(parents=True, exist_ok=True)
     if not replace:
         existing = [name for name in files if (folder / name).exists()]
         if existing:
             raise FileExistsError(str(folder / existing[0]))
-    stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
-    try:
-        for name, text in files.items():
-            _write_synced(stage / name, text.encode("utf-8"))
-        _write_synced(stage / _COMMIT_MARKER, "\n".join(files).encode("utf-8"))
-        _sync_directory(stage)
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        raise
-    _move_staged(stage, folder, replace=replace)
+    with writing(folder):
+        folder.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder))
+        try:
+            for name, text in files.items():
+                _write_synced(stage / name, text.encode("utf-8"))
+            _write_synced(stage / _COMMIT_MARKER, "\n".join(files).encode("utf-8"))
+            _sync_directory(stage)
+        except BaseException:
+            shutil.rmtree(stage, ignore_errors=True)
+            raise
+        _move_staged(stage, folder, replace=replace)
 
 
 def _move_staged(stage: Path, folder: Path, replace: bool) -> None:

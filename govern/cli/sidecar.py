@@ -191,6 +191,14 @@ def reply(document: Path, thread_id: str | None, new_thread: bool, anchor_text: 
     """
     from govern.sidecar.writer import Author, ReplyRequest, reply as write_reply
 
+    texts = {"--body": body, "--anchor-text": anchor_text, "--thread": thread_id, "--author-id": author_id,
+             "--author-email": author_email, "--agent-sdk": agent_sdk, "--agent-model": agent_model,
+             "--agent-session": agent_session, "--on-behalf-of": on_behalf_of,
+             "--on-behalf-of-email": on_behalf_of_email}
+    for option, value in texts.items():
+        # Bytes that are not UTF-8 arrive as lone surrogates, which no sidecar can hold.
+        if value is not None and any("\ud800" <= char <= "\udfff" for char in value):
+            raise click.BadParameter("is not valid UTF-8 text (it holds a lone surrogate)", param_hint=option)
     if (thread_id is None) == (not new_thread):
         raise click.UsageError("give exactly one of --thread ID and --new-thread")
     if new_thread and anchor_text is None:

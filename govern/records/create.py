@@ -35,6 +35,8 @@ CHANGE_LABELS = {
 }
 
 
+# With the date, a language tag and `.i18n.yaml`, a record's file names stay far below 255 bytes.
+MAX_SLUG_LENGTH = 80
 PROSE_HINT = "start from `govern record prose > prose.yaml`"
 
 
@@ -64,6 +66,13 @@ def read_prose_input(path: Path, languages: tuple[str, ...] = LANGUAGES) -> dict
                 problems.append(Problem(str(path), f"{language}.title must not be empty"))
             if key == "title" and "\n" in value.strip():
                 problems.append(Problem(str(path), f"{language}.title must be one line"))
+            # The record's own parser would read these differently from what was meant: refuse, write nothing.
+            if "\r" in value:
+                problems.append(Problem(str(path), f"{language}.{key} holds a carriage return",
+                                        hint="use plain line breaks"))
+            if any(line.startswith("## ") for line in value.split("\n")):
+                problems.append(Problem(str(path), f"{language}.{key} has a line starting with `## `, which would "
+                                        "start a new section of the record", hint="use `### ` or rephrase the line"))
             prose[language][key] = value.strip()
         for key in sorted(set(section) - set(PROSE_KEYS)):
             problems.append(Problem(str(path), f"{language}.{key} is not a prose key",
@@ -165,6 +174,9 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
 
     if not SLUG_PATTERN.match(slug):
         raise Refusal(Problem(slug, "is not a valid slug", hint="use lowercase letters, digits and hyphens, e.g. add-thread-label"))
+    if len(slug) > MAX_SLUG_LENGTH:
+        raise Refusal(Problem(slug[:40] + "...", f"is longer than {MAX_SLUG_LENGTH} characters",
+                              hint="a record's file names must fit every file system: shorten the slug"))
     day = date or (today or _dt.date.today()).isoformat()
     try:
         _dt.date.fromisoformat(day)

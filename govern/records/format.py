@@ -217,4 +217,7 @@ def parse_consistency(text: str) -> dict:
     data = load_yaml(text)
     if not isinstance(data, dict) or not isinstance(data.get("prose"), dict):
         raise FormatError("is not a consistency record (source-language, declaration, prose)")
+    for language, hashes in data["prose"].items():
+        if not isinstance(hashes, dict) or not all(isinstance(value, str) for value in hashes.values()):
+            raise FormatError(f"prose.{language} must map each prose key to its hash")
     return data

@@ -84,7 +84,12 @@ def record_ids(folder: Path) -> list[str]:
     if not folder.is_dir():
         return []
     ids = set()
-    for path in folder.iterdir():
+    try:
+        paths = list(folder.iterdir())
+    except OSError as error:
+        raise InputError(Problem(str(folder), f"cannot be read: {error.strerror or error}",
+                                 hint="check the folder's permissions")) from None
+    for path in paths:
         match = RECORD_FILE.match(path.name)
         if match:
             ids.add(match.group("id"))
@@ -126,7 +131,11 @@ def load_record(folder: Path, record_id: str, project_root: Path, languages: tup
             record.findings.append(Finding("record-syntax", record.relative("i18n"),
                                            {"variant": "consistency", "reason": error, "record": record_id}))
     if record.path("schema").is_file():
-        record.snapshot_bytes = record.path("schema").read_bytes()
+        try:
+            record.snapshot_bytes = record.path("schema").read_bytes()
+        except OSError as error:
+            record.findings.append(Finding("record-syntax", record.relative("schema"),
+                                           {"variant": "unreadable", "error": error.strerror or error}))
     return record
 
 

@@ -21,7 +21,9 @@ from govern.model.nodes import (
     NEVER, OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node,
     Object, Opaque, Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
 )
-from govern.sources.refs import OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, urljoin
+from govern.sources.refs import (
+    OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, reference_boundaries, urljoin,
+)
 
 # Deeper nesting than this is not a real schema; refusing it keeps every later walk within Python's limits.
 MAX_DEPTH = 128
@@ -596,14 +598,14 @@ def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], o
 def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
                     format_version_pointer: str | None = None, adhoc: bool = False,
                     document_root: str | None = None, all_definitions: bool = True,
-                    dialect: str | None = None) -> TypeGraph:
+                    dialect: str | None = None, allow_outside: tuple[Path, ...] = ()) -> TypeGraph:
     """Read a JSON Schema file (and whatever it references) into a TypeGraph.
 
     `roots` maps root names to (pointer or None, role). With `adhoc`, the document itself is a root when it
     has structure, and each of its definitions is one too (without `all_definitions`, only when the
     document has no structure of its own). `dialect` overrides what `$schema` declares.
     """
-    schemas = SchemaSet(label_root=project_root)
+    schemas = SchemaSet(label_root=project_root, boundaries=reference_boundaries(path, project_root, allow_outside))
     document = schemas.load_file(path, dialect=dialect)
     converter = Converter(schemas)
     converter.register_definitions(document)

@@ -12,7 +12,8 @@ from govern.model.graph import TypeGraph
 _MODEL_SPEC = re.compile(r"^[A-Za-z_][\w.]*(:[A-Za-z_]\w*)?$")
 
 
-def load_source(source: SourceConfig, project_root: Path, pythonpath: tuple[str, ...] = ()) -> TypeGraph:
+def load_source(source: SourceConfig, project_root: Path, pythonpath: tuple[str, ...] = (),
+                allow_outside: tuple[Path, ...] = ()) -> TypeGraph:
     roots = {root.name: (root.at, root.role) for root in source.roots}
     if source.kind == "pydantic":
         from govern.sources.pydantic import load_pydantic
@@ -23,11 +24,12 @@ def load_source(source: SourceConfig, project_root: Path, pythonpath: tuple[str,
     if source.kind == "openapi":
         from govern.sources.openapi import load_openapi
 
-        return load_openapi(source.name, path, roots, project_root, source.format_version, source.discover)
+        return load_openapi(source.name, path, roots, project_root, source.format_version, source.discover,
+                            allow_outside=allow_outside)
     from govern.sources.jsonschema import load_jsonschema
 
     return load_jsonschema(source.name, path, roots, project_root, source.format_version,
-                           adhoc=source.discover and not roots)
+                           adhoc=source.discover and not roots, allow_outside=allow_outside)
 
 
 def load_configured(config: Config) -> list[TypeGraph]:
@@ -36,7 +38,7 @@ def load_configured(config: Config) -> list[TypeGraph]:
     problems: list[Problem] = []
     for source in config.sources:
         try:
-            graphs.append(load_source(source, config.project_root, config.pythonpath))
+            graphs.append(load_source(source, config.project_root, config.pythonpath, config.allow_outside))
         except InputError as error:
             problems.extend(error.problems)
     if problems:

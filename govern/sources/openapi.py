@@ -14,15 +14,16 @@ from typing import Any
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
 from govern.sources.jsonschema import Converter, finish_graph, read_format_version
-from govern.sources.refs import OPENAPI_30, SchemaSet, dialect_of, escape_token
+from govern.sources.refs import OPENAPI_30, SchemaSet, dialect_of, escape_token, reference_boundaries
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 COMPONENT_PREFIX = "#/components/schemas/"
 
 
 def load_openapi(source: str, path: Path, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
-                 format_version_pointer: str | None = "/info/version", discover: bool = True) -> TypeGraph:
-    schemas = SchemaSet(label_root=project_root)
+                 format_version_pointer: str | None = "/info/version", discover: bool = True,
+                 allow_outside: tuple[Path, ...] = ()) -> TypeGraph:
+    schemas = SchemaSet(label_root=project_root, boundaries=reference_boundaries(path, project_root, allow_outside))
     label = schemas.label_for(path)
     from govern.fsio import read_document
 

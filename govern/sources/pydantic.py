@@ -11,9 +11,13 @@ given with `json_schema_extra`.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
+import os
 import sys
 from pathlib import Path
+from typing import Any, Callable, Iterator
 
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
@@ -61,11 +65,7 @@ def import_models(spec: str, project_root: Path | None, pythonpath: tuple[str, .
         from pydantic import BaseModel
     except ImportError:  # pragma: no cover - pydantic is a dependency
         raise InputError(Problem(spec, "needs pydantic, which is not installed")) from None
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as error:  # importing user code may raise anything
-        raise InputError(Problem(spec, f"cannot be imported: {type(error).__name__}: {error}",
-                                 hint="check the module name and that it imports without side effects")) from None
+    module = run_project_code(spec, "cannot be imported", lambda: importlib.import_module(module_name))
     if model_name:
         model = getattr(module, model_name, None)
         if not (isinstance(model, type) and issubclass(model, BaseModel)):
@@ -93,11 +93,9 @@ def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str
     module_name, models = import_models(spec, project_root, pythonpath)
     from pydantic.json_schema import models_json_schema
 
-    try:
-        references, document_schema = models_json_schema(
-            [(model, mode) for model in models for mode in MODES], ref_template="#/$defs/{model}")
-    except Exception as error:  # pydantic raises several error types for schemas it cannot build
-        raise InputError(Problem(spec, f"has no JSON schema: {type(error).__name__}: {error}")) from None
+    # Building a schema runs the project's code too (json_schema_extra callables, custom types).
+    references, document_schema = run_project_code(spec, "has no JSON schema", lambda: models_json_schema(
+        [(model, mode) for model in models for mode in MODES], ref_template="#/$defs/{model}"))
     document_schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **document_schema}
     from govern.reader import check_json_value
 
@@ -137,3 +135,50 @@ def imported_from(module_name: str, project_root: Path | None) -> str:
 def _location(converter: Converter, document, reference: dict) -> str:
     pointer = reference["$ref"][1:]
     return converter.named_at(document, pointer)
+
+
+def run_project_code(spec: str, what: str, call: Callable[[], Any]) -> Any:
+    """Run the project's own code (importing its models, building their schemas) in isolation: what it
+    prints is discarded, at the Python and the file-descriptor level, so json and sarif output stay valid;
+    anything it raises or exits with becomes an InputError (exit 2). Only an interrupt from the user passes.
+    """
+    with _discarded_output():
+        try:
+            return call()
+        except KeyboardInterrupt:
+            raise
+        except InputError:
+            raise
+        except SystemExit as error:
+            reason = f"{what}: it called sys.exit({error.code!r})"
+        except BaseException as error:  # noqa: B036 - user code may raise anything, GeneratorExit included
+            reason = f"{what}: {type(error).__name__}: {error}"
+    raise InputError(Problem(spec, reason, hint="importing the module must define its models and do nothing else; "
+                                                "move side effects under `if __name__ == \"__main__\":`"))
+
+
+@contextlib.contextmanager
+def _discarded_output() -> Iterator[None]:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved: list[tuple[int, int]] = []
+    try:
+        sink = os.open(os.devnull, os.O_WRONLY)
+    except OSError:  # pragma: no cover - no null device
+        sink = None
+    try:
+        if sink is not None:
+            for descriptor in (1, 2):
+                try:
+                    saved.append((descriptor, os.dup(descriptor)))
+                    os.dup2(sink, descriptor)
+                except OSError:  # a closed descriptor: nothing to protect
+                    continue
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            yield
+    finally:
+        for descriptor, copy in saved:
+            os.dup2(copy, descriptor)
+            os.close(copy)
+        if sink is not None:
+            os.close(sink)

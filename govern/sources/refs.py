@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin as _urljoin, urlsplit
 
 from govern.errors import InputError, Problem
-from govern.fsio import read_document
+from govern.fsio import read_document, within
 
 DIALECTS = {
     "json-schema.org/draft/2020-12/schema": "2020-12",
@@ -82,8 +82,11 @@ def unescape_token(token: str) -> str:
 class SchemaSet:
     """Every loaded document, with its `$id` resources and anchors indexed for resolution."""
 
-    def __init__(self, label_root: Path | None = None, default_dialect: str = "2020-12"):
+    def __init__(self, label_root: Path | None = None, default_dialect: str = "2020-12",
+                 boundaries: tuple[Path, ...] | None = None):
         self.label_root = label_root
+        # Resolved folders that referenced files must lie in (None: no limit, for documents built in memory).
+        self.boundaries = boundaries
         self.default_dialect = default_dialect
         self.documents: dict[str, Document] = {}  # by label
         self.resources: dict[str, tuple[Document, str]] = {}  # uri without fragment -> (document, pointer)
@@ -116,12 +119,16 @@ class SchemaSet:
             declared = content.get("$schema") if isinstance(content, dict) else None
             dialect = dialect_of(declared, label) if isinstance(declared, str) else undeclared or self.default_dialect
         own_id = _own_id(content, dialect)
-        base = urljoin(uri, own_id) if own_id else uri
-        base = urldefrag(base)[0]
-        document = Document(uri=base, label=label, path=path, content=content, dialect=dialect)
-        self.documents[label] = document
-        self.resources.setdefault(urldefrag(uri)[0], (document, ""))
-        self._index(document)
+        try:
+            base = urljoin(uri, own_id) if own_id else uri
+            base = urldefrag(base)[0]
+            document = Document(uri=base, label=label, path=path, content=content, dialect=dialect)
+            self.documents[label] = document
+            self.resources.setdefault(urldefrag(uri)[0], (document, ""))
+            self._index(document)
+        except ValueError as error:  # urllib refuses malformed URIs such as `http://[::1`
+            raise InputError(Problem(label, f"has an $id that is not a valid URI ({error})",
+                                     hint="write $id as an absolute URI or a relative reference")) from None
         return document
 
     def _index(self, document: Document) -> None:
@@ -154,7 +161,12 @@ class SchemaSet:
     def resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:
         cached = self._resolved.get((base, reference))
         if cached is None:
-            cached = self._resolved[(base, reference)] = self._resolve(reference, base, referrer, referrer_pointer)
+            try:
+                cached = self._resolve(reference, base, referrer, referrer_pointer)
+            except ValueError as error:  # urllib refuses malformed URIs such as `http://[::1`
+                raise InputError(Problem(referrer.label, f"$ref {reference!r} at #{referrer_pointer} is not a valid "
+                                         f"URI ({error})", hint="fix the reference")) from None
+            self._resolved[(base, reference)] = cached
         return cached
 
     def _resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:
@@ -202,6 +214,10 @@ class SchemaSet:
     def _load_sibling(self, uri: str, referrer: Document, referrer_pointer: str,
                       reference: str) -> tuple[Document, str]:
         candidate = _sibling_path(uri, referrer)
+        if candidate is not None and self.boundaries is not None and not within(candidate.resolve(), self.boundaries):
+            raise InputError(Problem(referrer.label, f"$ref {reference!r} at #{referrer_pointer} leaves the project "
+                                     f"root ({candidate})", hint="keep referenced schemas inside the project, or "
+                                     "open their folder with allow-outside = [...] in [tool.govern]"))
         if candidate is None or not candidate.is_file():
             where = f" (looked for {candidate.name} next to {referrer.label})" if candidate is not None else ""
             raise self._dangling(reference, referrer, referrer_pointer, f"{uri} is not loaded{where}")
@@ -213,6 +229,16 @@ class SchemaSet:
     def _dangling(reference: str, referrer: Document, pointer: str, reason: str) -> InputError:
         return InputError(Problem(referrer.label, f"$ref {reference!r} at #{pointer} does not resolve: {reason}",
                                   hint="fix the reference or add the schema it names"))
+
+
+def reference_boundaries(path: Path, project_root: Path | None, allow_outside: tuple[Path, ...] = ()
+                         ) -> tuple[Path, ...]:
+    """Where a source's `$ref` targets may lie: the project (or, for a file named on the command line, its
+    folder) and the folders the configuration opens."""
+    folders = [path.resolve().parent, *allow_outside]
+    if project_root is not None:
+        folders.insert(0, project_root.resolve())
+    return tuple(folders)
 
 
 def urljoin(base: str, reference: str) -> str:
