@@ -25,8 +25,10 @@ def reports_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except GovernError as error:
+            from govern.report.render import one_line
+
             for problem in error.problems:
-                click.echo(f"error: {problem.render()}", err=True)
+                click.echo(f"error: {one_line(problem.render())}", err=True)
             sys.exit(error.exit_code)
 
     return wrapper  # type: ignore[return-value]

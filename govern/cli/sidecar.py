@@ -145,9 +145,13 @@ def merge(ours: Path, theirs: Path, output: Path | None) -> None:
 @click.argument("base", type=_FILE)
 @click.argument("ours", type=_FILE)
 @click.argument("theirs", type=_FILE)
+@click.argument("name", required=False, default=None)
 @reports_errors
-def merge_driver(base: Path, ours: Path, theirs: Path) -> None:
+def merge_driver(base: Path, ours: Path, theirs: Path, name: str | None) -> None:
     """Git merge driver: merge %A and %B into %A (%O, the ancestor, is not needed by a two-way merge).
+
+    NAME (git's %P) is the sidecar's path in the repository: messages name it instead of git's temporary
+    files. Install with `govern sidecar merge-driver %O %A %B %P`.
 
     Exit 0 when merged; non-zero, with %A untouched, when the sides cannot be merged, so git reports
     a conflict. Install: see docs/sidecar.md.
@@ -155,9 +159,25 @@ def merge_driver(base: Path, ours: Path, theirs: Path) -> None:
     from govern.sidecar.load import write_sidecar
     from govern.sidecar.merge import merge_files
 
-    result = merge_files(ours, theirs)
+    try:
+        result = merge_files(ours, theirs)
+    except GovernError as error:
+        if name is None:
+            raise
+        raise type(error)([_named(problem, {str(ours): f"{name} (ours)", str(theirs): f"{name} (theirs)"})
+                           for problem in error.problems]) from None
     write_sidecar(ours, result.merged)
     _report_divergences(result)
+
+
+def _named(problem, names: dict[str, str]):
+    """A problem about one of git's temporary files, told in terms of the file being merged."""
+    from dataclasses import replace
+
+    reason = problem.reason
+    for temporary, shown in names.items():
+        reason = reason.replace(temporary, shown)
+    return replace(problem, path=names.get(problem.path, problem.path), reason=reason)
 
 
 @sidecar.command("reply")

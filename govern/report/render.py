@@ -58,6 +58,53 @@ def _where(finding: Finding) -> str:
     return f"{finding.path}:{finding.line}" if finding.line else finding.path
 
 
+def one_line(text: str) -> str:
+    """A path or message may hold line breaks (a folder may be named so); one finding stays one line."""
+    return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r") \
+        if "\n" in text or "\r" in text else text
+
+
+def sarif_uri(path: str) -> str:
+    """A SARIF artifact uri is a URI reference: a relative path, percent-encoded (`rec ords` -> `rec%20ords`)."""
+    from urllib.parse import quote
+
+    return quote(path, safe="/")
+
+
+def render_error(problems: list, output_format: str, *, language: str = "en") -> str:
+    """An input error (exit 2) in a machine format, so the file a CI job uploads stays valid."""
+    if output_format == "json":
+        document = {"clean": False, "error": {"exit": 2, "problems": [
+            {"path": problem.path, "line": problem.line, "column": problem.column, "message": problem.reason,
+             "hint": problem.hint} for problem in problems]}, "findings": []}
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if output_format == "github":
+        lines = []
+        for problem in problems:
+            properties = f"file={_escape_github(problem.path, True)}"
+            if problem.line:
+                properties += f",line={problem.line}"
+            if problem.column:
+                properties += f",col={problem.column}"
+            text = problem.reason + (f" ({problem.hint})" if problem.hint else "")
+            lines.append(f"::error {properties},title=input-error::{_escape_github(text)}")
+        return "\n".join(lines) + "\n"
+    notifications = []
+    for problem in problems:
+        location: dict = {"artifactLocation": {"uri": sarif_uri(problem.path)}}
+        if problem.line:
+            location["region"] = {"startLine": problem.line, **({"startColumn": problem.column} if problem.column else {})}
+        notifications.append({"level": "error", "message": {"text": problem.render()},
+                              "locations": [{"physicalLocation": location}]})
+    run: dict = {"tool": {"driver": {"name": "govern", "version": __version__, "rules": []}},
+                 "invocations": [{"executionSuccessful": False, "exitCode": 2,
+                                  "toolExecutionNotifications": notifications}], "results": []}
+    if language != "en":
+        run["language"] = {"zh": "zh-CN"}[language]
+    document = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
 def _count(label: str, findings: list[Finding], language: str) -> str:
     return LABELS[language][label].format(count=len(findings), s="s" if len(findings) != 1 else "")
 
@@ -72,10 +119,10 @@ def render_text(findings: list[Finding], *, language: str = "en") -> str:
         return LABELS[language]["clean"] + "\n"
     lines = []
     for finding in findings:
-        lines.append(f"{_where(finding)}: {finding.id}: {finding.message(language)}")
+        lines.append(one_line(f"{_where(finding)}: {finding.id}: {finding.message(language)}"))
         hint = finding.hint(language)
         if hint:
-            lines.append(LABELS[language]["fix-line"].format(hint=hint))
+            lines.append(one_line(LABELS[language]["fix-line"].format(hint=hint)))
     lines.append(_count("count", findings, language))
     return "\n".join(lines) + "\n"
 
@@ -112,7 +159,7 @@ def render_sarif(findings: list[Finding], *, language: str = "en") -> str:
               "properties": {other: title(rule_id, other)}} for rule_id in used]
     results = []
     for finding in findings:
-        location: dict = {"artifactLocation": {"uri": finding.path}}
+        location: dict = {"artifactLocation": {"uri": sarif_uri(finding.path)}}
         if finding.line:
             location["region"] = {"startLine": finding.line}
         results.append({"ruleId": finding.id, "ruleIndex": used.index(finding.id), "level": "error",

@@ -6,6 +6,7 @@ Checks never stop at the first problem: all findings are collected and reported 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from govern.classify.classify import classify
 from govern.classify.rules import VERSION_BUMP
@@ -55,11 +56,26 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
         inventory_path = config.path(config.schemas_dir) / "inventory.json"
         generated = [file for file in generated if file.path == inventory_path]
     for stale in stale_files(generated):
-        findings.append(Finding("generated-stale", stale.path.relative_to(config.project_root).as_posix()))
+        error = _unreadable(stale.path)
+        findings.append(Finding("generated-stale", stale.path.relative_to(config.project_root).as_posix(),
+                                {"variant": "unreadable", "error": error} if error else {}))
     for obsolete in obsolete_files(config, generated) if len(generated) > 1 else ():
         findings.append(Finding("generated-stale", obsolete.relative_to(config.project_root).as_posix(),
                                 {"variant": "obsolete"}))
     return sorted(set(findings), key=Finding.sort_key), inventory, history
+
+
+def _unreadable(path: Path) -> str | None:
+    """Why an existing generated file cannot be read (so it is not reported as merely out of date)."""
+    if not path.exists():
+        return None
+    if path.is_dir():
+        return "it is a folder"
+    try:
+        path.read_bytes()
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
 
 
 def check_languages(record: Record) -> list[Finding]:

@@ -259,6 +259,12 @@ FINDING_TABLE: dict[str, dict] = {
                 "hint_en": "run `govern extract`",
                 "hint_zh": "运行 `govern extract`",
             },
+            "unreadable": {
+                "en": "cannot be read: {error}",
+                "zh": "无法读取：{error}",
+                "hint_en": "make it a readable file again, then run `govern extract`",
+                "hint_zh": "先使其成为可读文件，再运行 `govern extract`",
+            },
             "obsolete": {
                 "en": "is a format reference no record reaches any more",
                 "zh": "是一个已没有任何记录达到的格式参考",

@@ -93,22 +93,29 @@ def test_the_lock_makes_a_second_writer_wait_and_then_give_up(repo):
     assert not (repo / fsio.LOCK_NAME).exists()
 
 
-def test_a_kill_between_renames_is_named_by_verify_and_finished_by_the_next_write(repo, runner, monkeypatch):
-    moved = []
-    real_link = os.link
-
-    def dying_link(source, target):
-        if len(moved) == 2:
+def _dying_after(calls: int, real, done: list):
+    """`real`, except that the call after `calls` successful ones kills the process."""
+    def dying(*arguments):
+        if len(done) == calls:
             raise Killed
-        moved.append(target)
-        real_link(source, target)
+        done.append(arguments)
+        return real(*arguments)
 
-    monkeypatch.setattr(fsio.os, "link", dying_link)
+    return dying
+
+
+def _killed_record_new(runner, repo: Path) -> None:
     with pytest.raises(Killed):
         runner.invoke(cli, ["record", "new", "add-thread-label", "--prose", str(repo / "prose.yaml"), "--date",
                             "2026-12-01", "--project", str(repo)], catch_exceptions=False)
-    monkeypatch.setattr(fsio.os, "link", real_link)
-    assert [Path(target).name for target in moved] == [f"{RECORD}.schema.json", f"{RECORD}.i18n.yaml"]
+
+
+def test_a_kill_between_renames_is_named_by_verify_and_finished_by_the_next_write(repo, runner, monkeypatch):
+    moved: list = []
+    monkeypatch.setattr(fsio.os, "link", _dying_after(2, os.link, moved))
+    _killed_record_new(runner, repo)
+    monkeypatch.undo()
+    assert [Path(target).name for _, target in moved] == [f"{RECORD}.schema.json", f"{RECORD}.i18n.yaml"]
     findings = _verify(runner, repo)
     assert any(f["id"] == "record-files-missing" and RECORD in f["message"] for f in findings), findings
     assert runner.invoke(cli, ["extract", "--project", str(repo)]).exit_code == 0
@@ -118,21 +125,10 @@ def test_a_kill_between_renames_is_named_by_verify_and_finished_by_the_next_writ
 
 
 def test_a_kill_before_the_marker_leaves_nothing_a_reader_sees(repo, runner, monkeypatch):
-    written = []
-    real = fsio._write_synced
-
-    def dying_write(path, data):
-        if len(written) == 2:
-            raise Killed
-        written.append(path)
-        real(path, data)
-
-    monkeypatch.setattr(fsio, "_write_synced", dying_write)
+    monkeypatch.setattr(fsio, "_write_synced", _dying_after(2, fsio._write_synced, []))
     # A killed process runs no cleanup: the staging folder stays.
     monkeypatch.setattr(fsio.shutil, "rmtree", lambda *args, **kwargs: None)
-    with pytest.raises(Killed):
-        runner.invoke(cli, ["record", "new", "add-thread-label", "--prose", str(repo / "prose.yaml"), "--date",
-                            "2026-12-01", "--project", str(repo)], catch_exceptions=False)
+    _killed_record_new(runner, repo)
     monkeypatch.undo()
     leftovers = [name for name in _records(repo) if name.startswith(fsio.STAGING_PREFIX)]
     assert len(leftovers) == 1

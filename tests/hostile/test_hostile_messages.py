@@ -1,0 +1,106 @@
+"""Clear messages: input errors in the requested machine format, percent-encoded SARIF uris, one line per
+finding whatever a path holds, and merge-driver errors that name the sidecar rather than git's temporaries."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from hostile_cases import REPO_ROOT, copy_repository
+
+from govern.cli import cli
+from govern.report.render import render_sarif
+from govern.verify.findings import Finding
+
+GOOD_SIDECAR = REPO_ROOT / "schemas" / "examples" / "sidecar" / "valid" / "full-featured.json"
+
+
+@pytest.fixture
+def broken(tmp_path: Path) -> Path:
+    root = copy_repository(tmp_path / "project")
+    (root / "schemas" / "coauthoring-sidecar.schema.json").write_text('{"type": "object",\n "type": "string"}',
+                                                                      encoding="utf-8")
+    return root
+
+
+def test_an_input_error_is_a_json_object_with_an_error(runner, broken):
+    result = runner.invoke(cli, ["verify", "--format", "json", "--project", str(broken)])
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    assert document["clean"] is False and document["findings"] == []
+    problem = document["error"]["problems"][0]
+    assert (problem["path"].endswith("coauthoring-sidecar.schema.json"), problem["line"], problem["column"]) == \
+        (True, 2, 2)
+    assert "duplicate key" in problem["message"]
+
+
+def test_an_input_error_is_a_sarif_run_with_a_tool_execution_notification(runner, broken):
+    result = runner.invoke(cli, ["verify", "--format", "sarif", "--project", str(broken)])
+    assert result.exit_code == 2
+    run = json.loads(result.stdout)["runs"][0]
+    assert run["results"] == []
+    invocation = run["invocations"][0]
+    assert invocation["executionSuccessful"] is False
+    notification = invocation["toolExecutionNotifications"][0]
+    assert notification["level"] == "error" and "duplicate key" in notification["message"]["text"]
+    assert notification["locations"][0]["physicalLocation"]["region"] == {"startLine": 2, "startColumn": 2}
+
+
+def test_an_input_error_is_a_github_error_line(runner, broken):
+    result = runner.invoke(cli, ["verify", "--format", "github", "--project", str(broken)])
+    assert result.exit_code == 2
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("::error file=")
+    assert ",line=2,col=2,title=input-error::" in lines[0] and "duplicate key" in lines[0]
+
+
+@pytest.mark.parametrize("folder, encoded", [
+    ("rec ords", "rec%20ords"), ("rec%ords", "rec%25ords"), ("记录", "%E8%AE%B0%E5%BD%95"), ("rec#ords", "rec%23ords"),
+])
+def test_sarif_uris_are_percent_encoded_relative_references(folder, encoded):
+    finding = Finding("record-files-missing", f"{folder}/2026-12-01-x.md",
+                      {"variant": "content", "record": "2026-12-01-x", "files": "x"})
+    uri = json.loads(render_sarif([finding]))["runs"][0]["results"][0]["locations"][0]["physicalLocation"][
+        "artifactLocation"]["uri"]
+    assert uri == f"{encoded}/2026-12-01-x.md"
+
+
+def test_a_newline_in_a_path_never_splits_a_text_line(runner, tmp_path):
+    folder = tmp_path / "two\nlines"
+    folder.mkdir()
+    bad = folder / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    result = runner.invoke(cli, ["digests", str(bad)])
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1
+    assert "two\\nlines" in result.stderr
+
+
+def test_merge_driver_errors_name_the_sidecar(runner, tmp_path):
+    ours, theirs = tmp_path / ".merge_file_a1b2", tmp_path / ".merge_file_c3d4"
+    shutil.copyfile(GOOD_SIDECAR, ours)
+    theirs.write_text('{"schemaVersion": 1e400}', encoding="utf-8")
+    result = runner.invoke(cli, ["sidecar", "merge-driver", str(tmp_path / "base"), str(ours), str(theirs),
+                                 ".threads/docs/guide.md.json"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: .threads/docs/guide.md.json (theirs):1:")
+    assert ".merge_file_" not in result.stderr
+
+
+def test_an_unreadable_inventory_is_reported_as_unreadable(runner, tmp_path, monkeypatch):
+    root = copy_repository(tmp_path / "project")
+    inventory = root / "schemas" / "inventory.json"
+    real_read_bytes = Path.read_bytes
+
+    def read_bytes(path):
+        if path == inventory:
+            raise PermissionError(13, "Permission denied")
+        return real_read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    result = runner.invoke(cli, ["verify", "--format", "json", "--project", str(root)])
+    findings = json.loads(result.stdout)["findings"]
+    assert [(f["path"], f["message"]) for f in findings if f["id"] == "generated-stale"] == \
+        [("schemas/inventory.json", "cannot be read: Permission denied")]
