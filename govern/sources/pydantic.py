@@ -153,8 +153,7 @@ def run_project_code(spec: str, what: str, call: Callable[[], Any]) -> Any:
             reason = f"{what}: it called sys.exit({error.code!r})"
         except BaseException as error:  # noqa: B036 - user code may raise anything, GeneratorExit included
             reason = f"{what}: {type(error).__name__}: {error}"
-    raise InputError(Problem(spec, reason, hint="importing the module must define its models and do nothing else; "
-                                                "move side effects under `if __name__ == \"__main__\":`"))
+    raise InputError(Problem(spec, reason, hint="check the module name and that it imports without side effects"))
 
 
 @contextlib.contextmanager
