@@ -58,5 +58,5 @@ def test_what_a_module_prints_never_reaches_govern_output(tmp_path):
     root = _project(tmp_path / "p", "noisy", NOISY)
     result = _govern(root, "digests", "--json")
     assert result.returncode == 0, result.stderr
-    assert set(json.loads(result.stdout)["roots"]) == {"models:Thing"}
+    assert "models:Thing" in json.loads(result.stdout)["roots"]
     assert "noise" not in result.stderr and "raw bytes" not in result.stdout
