@@ -129,3 +129,28 @@ def _forget_application_modules():
     forget_application_modules()
 
 
+
+
+def set_up_govern(app: App, *sources: str) -> None:
+    """`govern init` as a user runs it: in the project folder, English only."""
+    previous = os.getcwd()
+    os.chdir(app.root)
+    try:
+        result = app.run("init", *sources, "--languages", "en")
+    finally:
+        os.chdir(previous)
+    assert result.exit_code == 0, result.output
+
+
+@pytest.fixture
+def repo_with_baseline(app: App) -> App:
+    """The application with govern set up, its baseline recorded and committed on main."""
+    set_up_govern(app, "schemas/config.schema.json", "shop.events")
+    app.write("prose.yaml", english_prose())
+    assert app.run("record", "new", "baseline", "--prose", str(app.path("prose.yaml")),
+                   "--date", "2026-12-01").exit_code == 0
+    app.path("prose.yaml").unlink()
+    app.git("init", "-q")
+    app.git("add", "-A")
+    app.git("commit", "-q", "-m", "baseline")
+    return app

@@ -3,32 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import pytest
-from tests.adoption.conftest import App, english_prose, git
+from tests.adoption.conftest import App, english_prose
 
 DRIVER = f'"{sys.executable}" -m govern merge-generated %O %A %B %P'
 
 
 @pytest.fixture
-def repo(app: App) -> App:
-    """The application with govern set up, its baseline recorded and committed on main."""
-    previous = os.getcwd()
-    os.chdir(app.root)
-    try:
-        assert app.run("init", "schemas/config.schema.json", "shop.events", "--languages", "en").exit_code == 0
-    finally:
-        os.chdir(previous)
-    app.write("prose.yaml", english_prose())
-    assert app.run("record", "new", "baseline", "--prose", str(app.path("prose.yaml")),
-                   "--date", "2026-12-01").exit_code == 0
-    app.path("prose.yaml").unlink()
-    app.git("init", "-q")
-    app.git("add", "-A")
-    app.git("commit", "-q", "-m", "baseline")
-    return app
+def repo(repo_with_baseline: App) -> App:
+    return repo_with_baseline
 
 
 def add_field(app: App, model: str, line: str) -> None:

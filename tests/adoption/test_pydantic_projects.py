@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from tests.adoption.conftest import EVENTS_MODULE, App, english_prose, make_app

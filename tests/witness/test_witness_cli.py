@@ -181,7 +181,7 @@ def test_the_readme_example_is_what_govern_prints():
     result = run(*args)
     assert result.exit_code == 0
     assert result.stdout.splitlines() == expected
-    assert readme.index("## Example") < readme.index("```")  # the first example of the README
+    assert readme.index("## Example") < readme.index("```console")  # the first console example of the README
 
 
 def test_jsonschema_is_imported_only_when_witnesses_are_asked_for():
