@@ -17,6 +17,12 @@ from govern.fsio import within
 SOURCE_KINDS = ("jsonschema", "openapi", "pydantic")
 ROLES = ("record", "event", "header", "envelope")
 LANGUAGES = ("en", "zh")  # the default; any list works, its first language is the source language
+# The JSON Schema dialects a source can be read in, whatever its `$schema` says.
+DIALECT_NAMES = ("2020-12", "2019-09", "draft-07", "draft-06", "draft-04")
+# Compatibility modes: the seed's rule table, or the directions schema registries check (transitive:
+# against every earlier record of the root, not only the predecessor).
+MODES = ("persistence", "backward", "forward", "full", "backward-transitive", "forward-transitive",
+         "full-transitive")
 LANGUAGE_TAG = re.compile(r"^[a-z]{2,3}(?:-[a-z0-9]+)*$")
 
 
@@ -42,6 +48,10 @@ class SourceConfig:
     format_version: str | None = None
     # Whether roots beyond the declared ones are discovered (OpenAPI bodies, pydantic module models).
     discover: bool = True
+    # The JSON Schema dialect to read the source in, whatever its `$schema` declares (None: as declared).
+    dialect: str | None = None
+    # The compatibility mode its changes are decided in (MODES).
+    mode: str = "persistence"
 
 
 @dataclass(frozen=True)
@@ -228,7 +238,7 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
 
 
 def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:
-    known = {"name", "kind", "path", "roots", "format-version", "discover"}
+    known = {"name", "kind", "path", "roots", "format-version", "discover", "dialect", "mode"}
     for extra in sorted(set(raw) - known):
         wrong(f"{key}.{extra}", "unknown key", hint=f"known keys: {', '.join(sorted(known))}")
     name, kind, path = raw.get("name"), raw.get("kind"), raw.get("path")
@@ -250,6 +260,14 @@ def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:
     discover = raw.get("discover", True)
     if not isinstance(discover, bool):
         wrong(f"{key}.discover", "must be true or false")
+        ok = False
+    dialect = raw.get("dialect")
+    if dialect is not None and dialect not in DIALECT_NAMES:
+        wrong(f"{key}.dialect", f"must be one of {', '.join(DIALECT_NAMES)}, not {dialect!r}")
+        ok = False
+    mode = raw.get("mode", "persistence")
+    if mode not in MODES:
+        wrong(f"{key}.mode", f"must be one of {', '.join(MODES)}, not {mode!r}")
         ok = False
     roots: list[RootConfig] = []
     raw_roots = raw.get("roots", {})
@@ -279,4 +297,4 @@ def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:
     if not ok:
         return None
     return SourceConfig(name=name, kind=kind, path=path, roots=tuple(sorted(roots, key=lambda r: r.name)),
-                        format_version=format_version, discover=discover)
+                        format_version=format_version, discover=discover, dialect=dialect, mode=mode)

@@ -13,8 +13,7 @@ from govern.errors import GovernError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-# The JSON Schema dialects govern reads, for --dialect (the library's table, without importing it at start-up).
-DIALECT_NAMES = ("2020-12", "2019-09", "draft-07", "draft-06", "draft-04")
+from govern.config import DIALECT_NAMES, MODES  # noqa: E402,F401 - the option choices; a light module
 
 
 def reports_errors(command: F) -> F:

@@ -29,7 +29,8 @@ def load_source(source: SourceConfig, project_root: Path, pythonpath: tuple[str,
     from govern.sources.jsonschema import load_jsonschema
 
     return load_jsonschema(source.name, path, roots, project_root, source.format_version,
-                           adhoc=source.discover and not roots, allow_outside=allow_outside)
+                           adhoc=source.discover and not roots, allow_outside=allow_outside,
+                           dialect=source.dialect)
 
 
 def load_configured(config: Config) -> list[TypeGraph]:
@@ -89,6 +90,15 @@ def document_root_name(graph: TypeGraph) -> str | None:
 
 def load_specs(specs: list[str], label_root: Path | None = None, all_definitions: bool = True,
                dialect: str | None = None) -> list[TypeGraph]:
+    graphs, problems = read_specs(specs, label_root, all_definitions, dialect)
+    if problems:
+        raise InputError(problems)
+    return graphs
+
+
+def read_specs(specs: list[str], label_root: Path | None = None, all_definitions: bool = True,
+               dialect: str | None = None) -> tuple[list[TypeGraph], list[Problem]]:
+    """Every spec that can be read, and one problem (or more) for each that cannot."""
     graphs: list[TypeGraph] = []
     problems: list[Problem] = []
     names: dict[str, int] = {}
@@ -105,6 +115,4 @@ def load_specs(specs: list[str], label_root: Path | None = None, all_definitions
         else:
             names[graph.source] = 1
         graphs.append(graph)
-    if problems:
-        raise InputError(problems)
-    return graphs
+    return graphs, problems

@@ -47,7 +47,9 @@ def dialect_of(uri: str, origin: str) -> str:
         return "2020-12"
     known = ", ".join(sorted(DIALECTS.values()))
     raise InputError(Problem(origin, f"declares an unknown JSON Schema dialect {uri!r}",
-                             hint=f"use one of {known} in $schema"))
+                             hint=f"use one of {known} in $schema, or read it as one of them: "
+                                  f'dialect = "draft-07" in its [[tool.govern.sources]] entry, or --dialect '
+                                  f"draft-07 on govern diff and govern digests"))
 
 
 @dataclass
@@ -93,6 +95,7 @@ class SchemaSet:
         self.anchors: dict[tuple[str, str], tuple[Document, str]] = {}
         # The same reference string under the same base recurs constantly ("#/$defs/Thread"): resolve once.
         self._resolved: dict[tuple[str, str], Target] = {}
+        self._folder_ids: dict[str, dict[str, Path]] = {}
 
     def label_for(self, path: Path) -> str:
         resolved = path.resolve()
@@ -213,17 +216,61 @@ class SchemaSet:
 
     def _load_sibling(self, uri: str, referrer: Document, referrer_pointer: str,
                       reference: str) -> tuple[Document, str]:
+        """A resource that is not loaded yet: at the relative path its URI implies, else the JSON file of the
+        referrer's folder whose `$id` is that URI (schema sets shipped flat in one folder), else a file of
+        the same name next to the referrer."""
+        looked: list[str] = []
         candidate = _sibling_path(uri, referrer)
-        if candidate is not None and self.boundaries is not None and not within(candidate.resolve(), self.boundaries):
-            raise InputError(Problem(referrer.label, f"$ref {reference!r} at #{referrer_pointer} leaves the project "
-                                     f"root ({candidate})", hint="keep referenced schemas inside the project, or "
-                                     "open their folder with allow-outside = [...] in [tool.govern]"))
-        if candidate is None or not candidate.is_file():
-            where = f" (looked for {candidate.name} next to {referrer.label})" if candidate is not None else ""
-            raise self._dangling(reference, referrer, referrer_pointer, f"{uri} is not loaded{where}")
-        document = self.load_file(candidate, uri=uri, undeclared=referrer.dialect)
+        if candidate is not None:
+            looked.append(f"{self._shown(candidate)} (the path the address implies)")
+            if candidate.is_file():
+                if self.boundaries is not None and not within(candidate.resolve(), self.boundaries):
+                    raise InputError(Problem(referrer.label, f"$ref {reference!r} at #{referrer_pointer} leaves the "
+                                             f"project root ({candidate})", hint="keep referenced schemas inside the "
+                                             "project, or open their folder with allow-outside = [...] in "
+                                             "[tool.govern]"))
+                return self._adopt(candidate, uri, referrer)
+        if referrer.path is not None:
+            folder = referrer.path.parent
+            indexed = self._id_index(folder).get(uri)
+            looked.append(f"the $id of every JSON file in {self._shown(folder)}/")
+            if indexed is not None:
+                return self._adopt(indexed, uri, referrer)
+            name = posixpath.basename(unquote(urlsplit(uri).path))
+            if name:
+                same_name = folder / name
+                looked.append(f"{self._shown(same_name)} (the same name next to {referrer.label})")
+                if same_name.is_file() and same_name != candidate:
+                    return self._adopt(same_name, uri, referrer)
+        where = f"; looked at {', '.join(looked)}" if looked else ""
+        raise self._dangling(reference, referrer, referrer_pointer, f"{uri} is not loaded{where}")
+
+    def _adopt(self, path: Path, uri: str, referrer: Document) -> tuple[Document, str]:
+        document = self.load_file(path, uri=uri, undeclared=referrer.dialect)
         self.resources.setdefault(uri, (document, ""))
         return self.resources[uri]
+
+    def _shown(self, path: Path) -> str:
+        return self.label_for(path) if self.label_root is not None else path.as_posix()
+
+    def _id_index(self, folder: Path) -> dict[str, Path]:
+        """`$id` (without fragment) -> file, for the JSON files of a folder; built once per folder, on the
+        first reference no other lookup finds. Files that cannot be read are skipped here: a reference
+        into one of them still fails with its own message."""
+        key = str(folder)
+        if key not in self._folder_ids:
+            index: dict[str, Path] = {}
+            for path in sorted(folder.glob("*.json")):
+                try:
+                    content = read_document(path)
+                except InputError:
+                    continue
+                for keyword in ("$id", "id"):
+                    value = content.get(keyword) if isinstance(content, dict) else None
+                    if isinstance(value, str) and value:
+                        index.setdefault(urldefrag(value)[0], path)
+            self._folder_ids[key] = index
+        return self._folder_ids[key]
 
     @staticmethod
     def _dangling(reference: str, referrer: Document, pointer: str, reason: str) -> InputError:
