@@ -52,6 +52,8 @@ class SourceConfig:
     dialect: str | None = None
     # The compatibility mode its changes are decided in (MODES).
     mode: str = "persistence"
+    # Keyword patterns (fnmatch, such as "x-kubernetes-*") that carry no structure in this source.
+    annotations: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -238,7 +240,7 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
 
 
 def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:
-    known = {"name", "kind", "path", "roots", "format-version", "discover", "dialect", "mode"}
+    known = {"name", "kind", "path", "roots", "format-version", "discover", "dialect", "mode", "annotations"}
     for extra in sorted(set(raw) - known):
         wrong(f"{key}.{extra}", "unknown key", hint=f"known keys: {', '.join(sorted(known))}")
     name, kind, path = raw.get("name"), raw.get("kind"), raw.get("path")
@@ -269,6 +271,11 @@ def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:
     if mode not in MODES:
         wrong(f"{key}.mode", f"must be one of {', '.join(MODES)}, not {mode!r}")
         ok = False
+    annotations = raw.get("annotations", [])
+    if not isinstance(annotations, list) or not all(isinstance(item, str) and item for item in annotations):
+        wrong(f"{key}.annotations", "must be an array of keyword names or patterns",
+              hint='annotations = ["x-kubernetes-*", "handlers"]')
+        ok = False
     roots: list[RootConfig] = []
     raw_roots = raw.get("roots", {})
     if not isinstance(raw_roots, dict):
@@ -297,4 +304,5 @@ def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:
     if not ok:
         return None
     return SourceConfig(name=name, kind=kind, path=path, roots=tuple(sorted(roots, key=lambda r: r.name)),
-                        format_version=format_version, discover=discover, dialect=dialect, mode=mode)
+                        format_version=format_version, discover=discover, dialect=dialect, mode=mode,
+                        annotations=tuple(annotations) if isinstance(annotations, list) else ())

@@ -37,6 +37,9 @@ class RootDiff:
     old_digest: str | None
     new_digest: str | None
     renamed_from: str | None = None  # ad-hoc comparisons: the removed root with the same digest
+    mode: str = "persistence"  # the compatibility mode the decisions were made in (govern.classify.modes)
+    # Transitive modes: digests of earlier records the current structure breaks against.
+    breaks_earlier: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
         document = {"root": self.root, "decision": self.decision, "minimum": self.minimum,
@@ -44,6 +47,10 @@ class RootDiff:
                     "changes": [change.to_json() for change in self.changes]}
         if self.renamed_from is not None:
             document["renamed_from"] = self.renamed_from
+        if self.mode != "persistence":
+            document["mode"] = self.mode
+        if self.breaks_earlier:
+            document["breaks_earlier"] = list(self.breaks_earlier)
         return document
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from govern.cli._common import DIALECT_NAMES, load_project, project_option, reports_errors, witness_options
+from govern.cli._common import DIALECT_NAMES, MODES, load_project, project_option, reports_errors, witness_options
 
 
 @click.command()
@@ -21,11 +21,14 @@ from govern.cli._common import DIALECT_NAMES, load_project, project_option, repo
                    "of its own; 'all' makes every definition a root as well.")
 @click.option("--dialect", type=click.Choice(DIALECT_NAMES), default=None,
               help="OLD NEW only: read both JSON Schema files in this dialect, whatever their $schema says.")
+@click.option("--mode", type=click.Choice([m for m in MODES if not m.endswith("-transitive")]), default=None,
+              help="OLD NEW only: decide in this compatibility mode (default persistence, the rule table); "
+                   "configured sources use their own `mode`.")
 @witness_options
 @project_option
 @reports_errors
 def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, against: str | None, roots_mode: str,
-         dialect: str | None, witness: bool, witness_budget: float, project: Path | None) -> None:
+         dialect: str | None, mode: str | None, witness: bool, witness_budget: float, project: Path | None) -> None:
     """Classify structural changes as same-version or version-bump.
 
     With no arguments, every configured root is compared with the after-snapshot of its latest change
@@ -83,9 +86,19 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
         config = load_project(project)
         old_graphs, new_graphs = recorded_graphs(config), load_configured(config)
         origins = {root: graph.origin for graph in new_graphs for root in graph.roots}
-    results = classify(old_graphs, new_graphs)
     if files:
-        results = pair_renamed(results)
+        from govern.classify.modes import apply_modes
+
+        results = pair_renamed(classify(old_graphs, new_graphs))
+        if mode is not None:
+            results = apply_modes(results, {new_graphs[0].source: mode})
+    elif against:
+        results = classify(old_graphs, new_graphs)
+    else:
+        from govern.records.create import classified
+        from govern.records.history import load_history
+
+        results = classified(config, load_history(config), old_graphs, new_graphs)
     if not witness:
         click.echo(diff_json(results) if output_format == "json" else diff_text(results, show_unchanged), nl=False)
         return

@@ -195,7 +195,7 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
         history = _without(history, replacing)
     current = load_configured(config)
     old = recorded_graphs(config, history) if history.records else []
-    results = [result for result in classify(old, current) if result.decision != UNCHANGED]
+    results = [result for result in classified(config, history, old, current) if result.decision != UNCHANGED]
     if not results:
         raise Refusal(Problem(f"{config.records_dir}/", "nothing to record: every root agrees "
                               "with its latest record", hint="`govern diff` shows the current changes"))
@@ -413,7 +413,16 @@ def prose_skeleton(languages: tuple[str, ...], results: list[RootDiff] = (), hea
 def pending_changes(config: Config, history: History, current: list) -> list[RootDiff]:
     """Every root whose current structure differs from its latest record (all roots before a baseline)."""
     old = recorded_graphs(config, history) if history.records else []
-    return [result for result in classify(old, current) if result.decision != UNCHANGED]
+    return [result for result in classified(config, history, old, current) if result.decision != UNCHANGED]
+
+
+def classified(config: Config, history: History, old: list, current: list) -> list[RootDiff]:
+    """The current sources against the latest records, each root decided in its source's mode."""
+    from govern.classify.modes import against_each, apply_modes, source_modes
+    from govern.records.history import chain_graphs, predecessor_of
+
+    return apply_modes(classify(old, current), source_modes(config), lambda root: against_each(
+        root, chain_graphs(history, root, predecessor_of(history, history.latest(root), root)), current))
 
 
 def suggest_record(config: Config, history: History, current: list,

@@ -221,3 +221,30 @@ def recorded_graphs(config: Config, history: History | None = None) -> list[Type
             if kept:
                 graphs.append(replace(graph, roots=kept))
     return graphs
+
+
+
+def predecessor_of(history: History, record_id: str | None, root: str) -> str | None:
+    record = history.records.get(record_id) if record_id else None
+    entry = record.declaration.entry(root) if record is not None and record.declaration else None
+    return entry.predecessor if entry else None
+
+
+def chain_graphs(history: History, root: str, start: str | None) -> list[list[TypeGraph]]:
+    """The snapshot graphs of a root at `start` and every record before it in the root's chain, restricted
+    to the root, newest first (what a transitive compatibility mode checks against)."""
+    found: list[list[TypeGraph]] = []
+    current, seen = start, set()
+    while current is not None and current in history.records and current not in seen:
+        seen.add(current)
+        record = history.records[current]
+        entry = record.declaration.entry(root) if record.declaration else None
+        if entry is None:
+            break
+        if entry.after is not None:
+            graphs = [replace(graph, roots={root: graph.roots[root]}) for graph in record.snapshot_graphs()
+                      if root in graph.roots]
+            if graphs:
+                found.append(graphs)
+        current = entry.predecessor
+    return found

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag
@@ -91,6 +92,8 @@ class Converter:
 
     schemas: SchemaSet
     openapi: bool = False
+    # Keyword patterns (fnmatch) the source declares annotation-only: left out of the structure like titles.
+    annotations: tuple[str, ...] = ()
     types: dict[str, Node] = field(default_factory=dict)  # location -> node
     descriptions: dict[str, str] = field(default_factory=dict)
     preferred_names: dict[str, str] = field(default_factory=dict)
@@ -151,6 +154,10 @@ class Converter:
         if own_id and not own_id.startswith("#"):
             context.base = urldefrag(urljoin(context.base, own_id))[0]  # an embedded resource: refs resolve here
         rest = {key: value for key, value in schema.items() if key not in ANNOTATIONS}
+        if self.annotations:
+            # govern's own x-persistence- vocabulary is structure whatever the patterns say.
+            rest = {key: value for key, value in rest.items() if key.startswith("x-persistence-")
+                    or not any(fnmatchcase(key, pattern) for pattern in self.annotations)}
         if context.document.dialect == "draft-04" and isinstance(rest.get("id"), str):
             del rest["id"]  # draft-04 spells `$id` as `id`: an identifier, not structure
         if "$ref" in rest and len(rest) > 1 and context.document.dialect in REF_OVERRIDES_SIBLINGS:
@@ -598,7 +605,8 @@ def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], o
 def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
                     format_version_pointer: str | None = None, adhoc: bool = False,
                     document_root: str | None = None, all_definitions: bool = True,
-                    dialect: str | None = None, allow_outside: tuple[Path, ...] = ()) -> TypeGraph:
+                    dialect: str | None = None, allow_outside: tuple[Path, ...] = (),
+                    annotations: tuple[str, ...] = ()) -> TypeGraph:
     """Read a JSON Schema file (and whatever it references) into a TypeGraph.
 
     `roots` maps root names to (pointer or None, role). With `adhoc`, the document itself is a root when it
@@ -607,7 +615,7 @@ def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, 
     """
     schemas = SchemaSet(label_root=project_root, boundaries=reference_boundaries(path, project_root, allow_outside))
     document = schemas.load_file(path, dialect=dialect)
-    converter = Converter(schemas)
+    converter = Converter(schemas, annotations=annotations)
     converter.register_definitions(document)
     resolved_roots: dict[str, tuple[str, str]] = {}
     for name, (at, role) in roots.items():

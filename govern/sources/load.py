@@ -25,12 +25,12 @@ def load_source(source: SourceConfig, project_root: Path, pythonpath: tuple[str,
         from govern.sources.openapi import load_openapi
 
         return load_openapi(source.name, path, roots, project_root, source.format_version, source.discover,
-                            allow_outside=allow_outside)
+                            allow_outside=allow_outside, annotations=source.annotations)
     from govern.sources.jsonschema import load_jsonschema
 
     return load_jsonschema(source.name, path, roots, project_root, source.format_version,
                            adhoc=source.discover and not roots, allow_outside=allow_outside,
-                           dialect=source.dialect)
+                           dialect=source.dialect, annotations=source.annotations)
 
 
 def load_configured(config: Config) -> list[TypeGraph]:

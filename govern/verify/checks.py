@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from govern.classify.classify import classify
+from govern.classify.modes import against_each, apply_modes, source_modes
 from govern.classify.rules import VERSION_BUMP
 from govern.config import Config
 from govern.errors import InputError
@@ -16,7 +17,7 @@ from govern.model.graph import TypeGraph
 from govern.model.inventory import Inventory, build_inventory
 from govern.records.create import raises_format_version
 from govern.records.format import PROSE_KEYS, text_hash
-from govern.records.history import History, Record, load_history
+from govern.records.history import History, Record, chain_graphs, load_history, predecessor_of
 from govern.verify.findings import Finding
 
 DAMAGED_RECORD = frozenset({"record-syntax", "record-files-missing", "snapshot-mismatch"})
@@ -42,7 +43,7 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
     findings.extend(chain_findings)
     # A predecessor edited after the fact makes any comparison with it meaningless: its own finding says so.
     edited = {(finding.root, finding.path) for finding in chain_findings if finding.id == "predecessor-edited"}
-    findings.extend(check_decisions(history, snapshots, edited))
+    findings.extend(check_decisions(history, snapshots, edited, source_modes(config)))
     inventory = build_inventory(load_configured(config))
     # An unreadable record drops out of the history, which would make its roots look unacknowledged
     # against the record before it; its syntax finding already names the real problem.
@@ -178,7 +179,9 @@ def check_chains(history: History) -> list[Finding]:
 
 
 def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
-                    edited: set[tuple[str | None, str]] = frozenset()) -> list[Finding]:
+                    edited: set[tuple[str | None, str]] = frozenset(),
+                    modes: dict[str, str] | None = None) -> list[Finding]:
+    """Declared decisions against the inferred ones, each decided in its source's compatibility mode."""
     findings = []
     for record in history.records.values():
         declaration = record.declaration
@@ -198,7 +201,8 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
             new = _root_graphs(snapshots[record.id], entry.root)
             if entry.predecessor is not None and entry.predecessor not in snapshots:
                 continue
-            results = classify(old, new)
+            results = apply_modes(classify(old, new), modes or {}, lambda root: against_each(
+                root, chain_graphs(history, root, predecessor_of(history, entry.predecessor, root)), new))
             minimum = results[0].minimum if results else None
             if minimum == VERSION_BUMP and entry.decision != VERSION_BUMP:
                 findings.append(Finding("decision-too-weak", record.source_file,

@@ -112,3 +112,19 @@ def test_digests_of_many_files_prints_every_readable_one_and_an_error_for_each_o
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 2
     assert "b.json" in errors[0] and "d.json" in errors[1]
+
+
+def test_declared_annotation_keywords_carry_no_structure(tmp_path):
+    plain = {"$schema": D2020, "type": "object", "properties": {"spec": {"type": "object"}}}
+    marked = {"$schema": D2020, "type": "object", "handlers": {"create": ["x"]},
+              "properties": {"spec": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}}
+    files = {"plain.json": plain, "marked.json": marked}
+    sources = "".join(jsonschema_source(name, f"{name}.json", '{ Doc = { at = "#" } }') for name in ("plain", "marked"))
+    declared = sources.replace('path = "marked.json"\n',
+                               'path = "marked.json"\nannotations = ["x-kubernetes-*", "handlers"]\n')
+    for text, equal in ((sources, False), (declared, True)):
+        project = write_project(tmp_path / str(equal), text, files)
+        result = invoke("digests", "--json", "--project", str(project))
+        assert result.exit_code == 0, result.stderr
+        roots = json.loads(result.stdout)["roots"]
+        assert (roots["plain:Doc"]["digest"] == roots["marked:Doc"]["digest"]) is equal
