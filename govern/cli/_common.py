@@ -24,13 +24,26 @@ def reports_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except GovernError as error:
-            from govern.report.render import one_line
+            from govern.report.render import one_line, render_error
 
+            machine = _machine_format(kwargs)
+            if machine is not None:
+                # CI uploads what it asked for: an input error is also a valid json, sarif or github document.
+                click.echo(render_error(error.problems, machine, exit_code=error.exit_code,
+                                        language=kwargs.get("language") or "en"), nl=False)
             for problem in error.problems:
                 click.echo(f"error: {one_line(problem.render())}", err=True)
             sys.exit(error.exit_code)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _machine_format(options: dict[str, Any]) -> str | None:
+    """The machine-readable format a command was asked for (`--format json|sarif|github`, `--json`), if any."""
+    chosen = options.get("output_format")
+    if chosen in ("json", "sarif", "github"):
+        return chosen
+    return "json" if options.get("as_json") is True else None
 
 
 def project_option(command: F) -> F:

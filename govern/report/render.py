@@ -71,10 +71,10 @@ def sarif_uri(path: str) -> str:
     return quote(path, safe="/")
 
 
-def render_error(problems: list, output_format: str, *, language: str = "en") -> str:
-    """An input error (exit 2) in a machine format, so the file a CI job uploads stays valid."""
+def render_error(problems: list, output_format: str, *, exit_code: int = 2, language: str = "en") -> str:
+    """An input error (exit 2) or a refusal in a machine format, so the file a CI job uploads stays valid."""
     if output_format == "json":
-        document = {"clean": False, "error": {"exit": 2, "problems": [
+        document = {"clean": False, "error": {"exit": exit_code, "problems": [
             {"path": problem.path, "line": problem.line, "column": problem.column, "message": problem.reason,
              "hint": problem.hint} for problem in problems]}, "findings": []}
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
@@ -93,11 +93,13 @@ def render_error(problems: list, output_format: str, *, language: str = "en") ->
     for problem in problems:
         location: dict = {"artifactLocation": {"uri": sarif_uri(problem.path)}}
         if problem.line:
-            location["region"] = {"startLine": problem.line, **({"startColumn": problem.column} if problem.column else {})}
+            location["region"] = {"startLine": problem.line}
+            if problem.column:
+                location["region"]["startColumn"] = problem.column
         notifications.append({"level": "error", "message": {"text": problem.render()},
                               "locations": [{"physicalLocation": location}]})
     run: dict = {"tool": {"driver": {"name": "govern", "version": __version__, "rules": []}},
-                 "invocations": [{"executionSuccessful": False, "exitCode": 2,
+                 "invocations": [{"executionSuccessful": False, "exitCode": exit_code,
                                   "toolExecutionNotifications": notifications}], "results": []}
     if language != "en":
         run["language"] = {"zh": "zh-CN"}[language]

@@ -104,3 +104,16 @@ def test_an_unreadable_inventory_is_reported_as_unreadable(runner, tmp_path, mon
     findings = json.loads(result.stdout)["findings"]
     assert [(f["path"], f["message"]) for f in findings if f["id"] == "generated-stale"] == \
         [("schemas/inventory.json", "cannot be read: Permission denied")]
+
+
+@pytest.mark.parametrize("command", [["diff", "--format", "json", "OLD", "BAD"], ["digests", "--json", "BAD"]])
+def test_every_json_command_writes_its_input_error_as_json(runner, tmp_path, command):
+    old = tmp_path / "old.schema.json"
+    old.write_text('{"type": "string"}', encoding="utf-8")
+    bad = tmp_path / "bad.schema.json"
+    bad.write_text('{"type": "string", "maxLength": 1e400}', encoding="utf-8")
+    arguments = [str(old) if part == "OLD" else str(bad) if part == "BAD" else part for part in command]
+    result = runner.invoke(cli, arguments)
+    assert result.exit_code == 2
+    problem = json.loads(result.stdout)["error"]["problems"][0]
+    assert (problem["path"], problem["line"], problem["column"]) == (str(bad), 1, 33)
