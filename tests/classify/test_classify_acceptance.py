@@ -204,8 +204,10 @@ def test_a_missing_file_exits_two_and_names_it(tmp_path):
     missing = tmp_path / "absent.schema.json"
     code, out, err = diff_cli(missing, SIDECAR)
     assert code == 2
-    assert out == ""
     assert "absent.schema.json" in err
+    # Asked for json, the error is a JSON document too, so whatever consumes stdout can still parse it.
+    assert json.loads(out)["error"]["problems"][0]["path"] == str(missing)
+    assert diff_cli(missing, SIDECAR, "text")[1] == ""
 
 
 def test_json_output_is_stable_across_runs(tmp_path):
