@@ -44,6 +44,8 @@ OBJECT_KEYWORDS = frozenset({"properties", "required", "additionalProperties", "
 # Schema-valued keywords that become Applicator nodes, so names, annotations and order inside them are
 # normalized like everywhere else.
 APPLICATOR_KEYWORDS = ("not", "if", "then", "else", "contains", "propertyNames", "dependentSchemas")
+# Lower bounds whose zero admits every value: provably no constraint.
+ZERO_LOWER_BOUNDS = ("minLength", "minItems", "minProperties")
 # Dialects in which `$ref` replaces its schema object: every keyword beside it is ignored by validators.
 REF_OVERRIDES_SIBLINGS = frozenset({"draft-04", "draft-06", "draft-07", OPENAPI_30})
 PRIMITIVES = ("string", "integer", "number", "boolean", "null")
@@ -168,6 +170,9 @@ class Converter:
                 self.notes.append((f"{context.document.label}#{context.pointer}", ", ".join(ignored),
                                    context.document.dialect))
                 rest = {key: value for key, value in rest.items() if key not in ignored}
+        for bound in ZERO_LOWER_BOUNDS:
+            if rest.get(bound) == 0 and not isinstance(rest[bound], bool):
+                del rest[bound]  # every string, array and object has at least zero of them
         parts: list[Node] = []
         context.composes = any(key in rest for key in ("$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf"))
 
@@ -300,6 +305,8 @@ class Converter:
                 return None
             # Keywords without `type` constrain only values of that type; mark it so the digest differs.
             node = self._single_type(inferred, rest, context)
+            if node in (Object((), OPEN), Array(OPEN), Primitive(inferred)):
+                return None  # `{"properties": {}}` constrains nothing: the same as `{}`
             return Union((Alternative(node), Alternative(Opaque(make_constraints({"not-type": inferred})))))
         types = [declared] if isinstance(declared, str) else declared
         if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):

@@ -138,3 +138,27 @@ def test_alternative_removed_from_overlapping_oneof_breaks_both_ways(pairs):
     new = {"$schema": D2020, "title": "Doc", "oneOf": [_object(["a"], a=text), text]}
     entry = _entry(pairs, old, new)
     assert [(change["kind"], change["breaks"]) for change in entry["changes"]] == [("alternative-removed", [OLD, NEW])]
+
+
+# --- provable equivalences ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("old, new", [
+    pytest.param({"type": "string", "minLength": 0}, {"type": "string"}, id="min-length-zero"),
+    pytest.param({"type": "array", "minItems": 0}, {"type": "array"}, id="min-items-zero"),
+    pytest.param({"type": "object", "minProperties": 0}, {"type": "object"}, id="min-properties-zero"),
+    pytest.param({"properties": {}}, {}, id="empty-properties-without-type"),
+    pytest.param({"items": {}}, {}, id="empty-items-without-type"),
+])
+def test_provably_equivalent_schemas_are_unchanged(pairs, old, new):
+    entry = _entry(pairs, doc(D2020, {"p": old}), doc(D2020, {"p": new}))
+    assert (entry["decision"], entry["before"]) == ("unchanged", entry["after"])
+
+
+def test_a_zero_bound_beside_others_still_leaves_them(pairs):
+    entry = _entry(pairs, doc(D2020, {"p": {"type": "string", "minLength": 0, "maxLength": 3}}),
+                   doc(D2020, {"p": {"type": "string", "maxLength": 3}}))
+    assert entry["decision"] == "unchanged"
+    entry = _entry(pairs, doc(D2020, {"p": {"type": "string", "minLength": 0}}),
+                   doc(D2020, {"p": {"type": "string", "minLength": 1}}))
+    assert [(change["kind"], change["breaks"]) for change in entry["changes"]] == [("constraint-added", [OLD])]
