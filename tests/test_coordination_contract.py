@@ -41,16 +41,24 @@ EXPECTED_FAILURES = {
     "ActionCreateRequest/empty-title": "minLength",
     "ActionCreateRequest/missing-title": "required",
     "ActionCreateRequest/participation-unknown": "enum",
+    "ActionCreateRequest/predecessor-empty": "minLength",
     "ActionCreateRequest/required-participants-duplicate": "uniqueItems",
     "ActionMutationResult/action-claim-ttl-901": "maximum",
     "ActionMutationResult/action-result-reference-extra-key": "additionalProperties",
     "ActionMutationResult/action-status-unknown": "enum",
+    "ActionMutationResult/amendment-original-result-extra-key": "additionalProperties",
+    "ActionMutationResult/amendment-without-original-result": "required",
+    "ActionMutationResult/decision-answer-unknown": "enum",
+    "ActionMutationResult/decision-expected-answers-duplicate": "uniqueItems",
     "ActionMutationResult/decision-status-unknown": "enum",
+    "ActionMutationResult/head-without-round": "required",
     "ActionMutationResult/missing-state-revision": "required",
     "ActionMutationResult/state-revision-leading-zero": "pattern",
     "ActionReadResponse/history-diff-null-base": "type",
     "ActionReadResponse/history-fallback-reason-unknown": "enum",
     "ActionReadResponse/neither-shape": "required",
+    "ActionResumeRequest/expected-action-revision-leading-zero": "pattern",
+    "ActionResumeRequest/missing-expected-action-revision": "required",
     "ActionReviewHistory/base-pin-sha256-uppercase": "pattern",
     "ActionReviewHistory/can-approve-string": "type",
     "ActionReviewHistory/checkpoint-byte-growth-fractional": "type",
@@ -59,6 +67,8 @@ EXPECTED_FAILURES = {
     "ActionReviewHistory/diff-block-number-zero": "minimum",
     "ActionReviewHistory/diff-missing-deleted": "required",
     "ActionReviewHistory/fallback-reason-unknown": "enum",
+    "ActionReviewHistory/late-note-dispositive": "const",
+    "ActionReviewHistory/late-note-without-round": "required",
     "ActionReviewHistory/missing-rounds": "required",
     "ActionReviewHistory/mode-unknown": "const",
     "ActionReviewHistory/opening-action-revision-leading-zero": "pattern",
@@ -75,6 +85,7 @@ EXPECTED_FAILURES = {
     "ActionUpdateRequest/fence-only-no-change": "minProperties",
     "ActionUpdateRequest/missing-expected-action-revision": "required",
     "ActionUpdateRequest/status-completed-not-allowed": "const",
+    "ActionView/decision-without-proposed-result": "required",
     "ActionView/missing-action": "required",
     "ActionView/revision-number-not-string": "type",
     "ArtifactClaimRequest/ttl-29-below-minimum": "minimum",
@@ -136,7 +147,13 @@ EXPECTED_FAILURES = {
     "ArtifactView/head-ordinal-zero": "minimum",
     "ArtifactView/missing-state-revision": "required",
     "ArtifactView/storage-unknown": "enum",
+    "DecisionRequest/answer-unknown": "enum",
+    "DecisionRequest/decision-id-empty": "minLength",
+    "DecisionRequest/missing-decision-id": "required",
+    "DecisionRequest/missing-expected-action-revision": "required",
     "ErrorEnvelope/code-empty": "minLength",
+    "ErrorEnvelope/coordination-rule-not-string": "type",
+    "ErrorEnvelope/coordination-rule-unknown": "enum",
     "ErrorEnvelope/message-not-string": "type",
     "ErrorEnvelope/missing-code": "required",
     "ErrorEnvelope/missing-error": "required",
@@ -473,3 +490,109 @@ def test_problems_name_the_failing_location() -> None:
         document=DOCUMENT_PATH,
     )
     assert any(p.startswith("/result: ") and p.endswith("[additionalProperties]") for p in problems)
+
+
+# ---- group completion, resume, amendments, reviewed heads and late notes -------------------------------
+
+ROOM_REVISION = "X-GRP-Expected-Room-Revision"
+
+
+def _operation(operation_id: str) -> tuple[str, dict]:
+    for path, _, operation in _operations():
+        if operation["operationId"] == operation_id:
+            return path, operation
+    raise AssertionError(f"no operation {operation_id}")
+
+
+def _header(path: str, operation: dict, name: str) -> dict:
+    parameters = [_resolve(p) for p in DOCUMENT["paths"][path].get("parameters", []) + operation.get("parameters", [])]
+    (header,) = [p for p in parameters if p["in"] == "header" and p["name"] == name]
+    return header
+
+
+@pytest.mark.parametrize(("operation_id", "suffix", "body"), [
+    ("answerDecision", "/actions/{action_id}/decision", "DecisionRequest"),
+    ("resumeAction", "/actions/{action_id}/resume", "ActionResumeRequest"),
+])
+def test_group_completion_and_resume_require_the_room_revision(operation_id: str, suffix: str, body: str) -> None:
+    path, operation = _operation(operation_id)
+    assert path == "/api/rooms/{slug}" + suffix
+    assert _header(path, operation, ROOM_REVISION)["required"] is True
+    assert operation["requestBody"]["required"] is True
+    assert operation["requestBody"]["content"]["application/json"]["schema"] == {"$ref": COMPONENT_PREFIX + body}
+    assert {"400", "409", "412"} <= set(operation["responses"])
+
+
+def test_the_room_revision_stays_optional_where_the_contract_does_not_require_it() -> None:
+    optional = [operation["operationId"] for path, method, operation in _operations() if method == "post"
+                and not _header(path, operation, ROOM_REVISION)["required"]]
+    assert "completeAction" in optional and "createAction" in optional
+    assert "answerDecision" not in optional and "resumeAction" not in optional
+    # /complete serves holder and group completion alike; the group case is refused without the header.
+    assert "room_revision_required" in SCHEMAS["CoordinationRule"]["description"]
+    assert ROOM_REVISION in SCHEMAS["ActionCompleteRequest"]["description"]
+
+
+def test_every_coordination_rule_has_an_error_example() -> None:
+    shown = {_load(path)["error"]["details"]["coordination_rule"]
+             for path in sorted((EXAMPLES / "ErrorEnvelope" / "valid").glob("*.json"))
+             if "coordination_rule" in _load(path)["error"].get("details", {})}
+    assert shown == set(SCHEMAS["CoordinationRule"]["enum"])
+
+
+def test_an_amendment_on_complete_is_a_400_validation_error() -> None:
+    _, operation = _operation("completeAction")
+    assert _resolve(operation["responses"]["400"])["content"]["application/json"]["schema"] == {
+        "$ref": COMPONENT_PREFIX + "ErrorEnvelope"}
+    rejected = _load(EXAMPLES / "ErrorEnvelope" / "valid" / "amendment-complete-rejected.json")
+    assert rejected["error"]["details"]["coordination_rule"] == "amendment_requires_exact_review"
+    assert _errors("ErrorEnvelope", rejected) == []
+
+
+def _action(**fields):
+    base = {"action_id": "act-9", "title": "Amend", "status": "in_review", "participation": "single",
+            "completion": "group", "revision": "3"}
+    return {"action": {**base, **fields}, "state_revision": "9"}
+
+
+REFERENCE = {"artifact_id": "art-plan", "revision_id": "rev-1", "sha256": "0" * 64}
+
+
+def test_an_amendment_carries_its_lineage_and_the_authoritative_original() -> None:
+    amendment = {"predecessor_action_id": "act-7", "artifact_id": "art-plan", "original_result": REFERENCE}
+    assert _errors("ActionMutationResult", _action(amendment=amendment)) == []
+    for missing in amendment:
+        broken = {key: value for key, value in amendment.items() if key != missing}
+        assert "required" in _keywords(_errors("ActionMutationResult", _action(amendment=broken))), missing
+
+
+def test_a_reviewed_head_needs_the_round_that_approved_it() -> None:
+    head = {"target": REFERENCE, "action_id": "act-7", "round_id": "round-2", "approved_at": "2026-11-30T11:00:00Z"}
+    assert _errors("ActionMutationResult", _action(authoritative_head=head)) == []
+    # A successor edge alone names no round: it is not a newly approved head.
+    edge_only = {"target": REFERENCE, "action_id": "act-9", "approved_at": "2026-11-30T11:00:00Z"}
+    assert "required" in _keywords(_errors("ActionMutationResult", _action(predecessor_action_id="act-7",
+                                                                           authoritative_head=edge_only)))
+    # An ordinary completion report is a different field and makes no head.
+    assert _errors("ActionMutationResult", _action(status="completed", result=REFERENCE, authoritative_head=None)) == []
+    assert {"result", "authoritative_head"} <= set(SCHEMAS["Action"]["properties"])
+
+
+def test_a_pending_decision_is_readable_with_its_fixed_result_and_answers() -> None:
+    decision = {"decision_id": "dec-3", "status": "pending", "proposed_result": "Done.", "expected_answers": ["ana", "bo"],
+                "answers": [{"participant_id": "ana", "answer": "agree", "answered_at": "2026-11-30T10:01:00Z"}]}
+    assert _errors("ActionView", _action(status="pending_decision", decision=decision)) == []
+    assert "proposed_result" in SCHEMAS["Decision"]["required"]
+    for answer in ("agree", "return"):
+        request = {"decision_id": "dec-3", "answer": answer, "expected_action_revision": "3"}
+        assert _errors("DecisionRequest", request) == []
+    assert "enum" in _keywords(_errors("DecisionRequest", {"decision_id": "d", "answer": "approve",
+                                                           "expected_action_revision": "3"}))
+
+
+def test_late_notes_are_listed_apart_from_the_rounds() -> None:
+    note = {"note_id": "n-1", "round_id": "round-2", "author": "bo", "created_at": "2026-11-30T13:00:00Z", "text": "Late."}
+    assert _errors("ActionReviewHistory", {"action_id": "act-7", "rounds": [], "late_notes": [note]}) == []
+    assert _errors("ActionReadResponse", {"action_id": "act-7", "rounds": [], "late_notes": [note]}) == []
+    assert "const" in _keywords(_errors("ActionReviewHistory", {"action_id": "act-7", "rounds": [],
+                                                                "late_notes": [{**note, "dispositive": True}]}))
