@@ -387,7 +387,7 @@ def test_exact_reference_is_closed_and_others_stay_open() -> None:
 
 def test_document_header() -> None:
     assert DOCUMENT["openapi"] == "3.1.0"
-    assert DOCUMENT["info"]["version"] == "0.2.0"
+    assert DOCUMENT["info"]["version"] == "0.2.1"
     assert DOCUMENT["jsonSchemaDialect"] == "https://json-schema.org/draft/2020-12/schema"
     assert contracts.MAX_UTF8_BYTES in DOCUMENT["x-govern-extensions"]
     scheme = DOCUMENT["components"]["securitySchemes"]["bearerAuth"]
