@@ -40,7 +40,12 @@ def case_graphs(case):
     return old, new
 
 
-def witness_rows(case, budget_ms: float = 200) -> list[tuple]:
+# Tests search with ten times the command's default budget: a loaded machine must not turn a witness that
+# is found into an exhausted search. That the same witness comes back whatever the budget is a test of its own.
+TEST_BUDGET_MS = 2000
+
+
+def witness_rows(case, budget_ms: float = TEST_BUDGET_MS) -> list[tuple]:
     """(path, rule, search outcome, direction, document) of every searched change of a fixture."""
     old, new = case_graphs(case)
     results = classify([old], [new])

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import fixtures  # noqa: E402 - the folder's helpers
+from conftest import TEST_BUDGET_MS, fixtures  # noqa: E402 - the folder's helpers
 from govern.classify.changes import Side
 from govern.classify.classify import classify
 from govern.sources.jsonschema import load_jsonschema
@@ -68,7 +68,7 @@ def test_a_witness_deep_inside_replaced_operands(tmp_path):
     results = classify([old], [new])
     kinds = {change.kind for change in results[0].changes}
     assert kinds == {"operand-added", "operand-removed"}  # both operands changed: no pairing inside
-    report = find_witnesses(results, [old], [new])
+    report = find_witnesses(results, [old], [new], budget_ms=TEST_BUDGET_MS)
     found = {entry.change.kind: entry.witness for entry in report.by_change.values()}
     assert found["operand-added"].document == {"a": {"b": {"c": {"d": 6}}}}
     assert found["operand-added"].direction == "old-data-new-readers"
