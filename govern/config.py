@@ -69,6 +69,8 @@ class Config:
     pythonpath: tuple[str, ...] = ()
     # Resolved folders outside the project root that `allow-outside` opens for paths and `$ref` targets.
     allow_outside: tuple[Path, ...] = ()
+    # The branch where records become accepted history (None: origin/main when present, else main).
+    base: str | None = None
 
     def path(self, relative: str) -> Path:
         return self.project_root / relative
@@ -158,7 +160,7 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
     def wrong(key: str, reason: str, hint: str | None = None) -> None:
         problems.append(Problem(origin, f"{prefix}{key}: {reason}", hint=hint))
 
-    known = {"sources", "schemas", "records", "templates", "languages", "pythonpath", "allow-outside"}
+    known = {"sources", "schemas", "records", "templates", "languages", "pythonpath", "allow-outside", "base"}
     for key in sorted(set(table) - known):
         wrong(key, "unknown key", hint=f"known keys: {', '.join(sorted(known))}")
 
@@ -192,6 +194,11 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
     templates_dir = text("templates", "templates")
     for key, folder_path in (("schemas", schemas_dir), ("records", records_dir), ("templates", templates_dir)):
         contained(key, folder_path, folder=True)
+
+    base = table.get("base")
+    if base is not None and (not isinstance(base, str) or not base or base.startswith("-")):
+        wrong("base", "must be a git branch or ref such as main or origin/main")
+        base = None
 
     languages = table.get("languages", list(LANGUAGES))
     if not isinstance(languages, list) or not languages or \
@@ -236,7 +243,7 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
         raise ConfigError(problems)
     return Config(project_root=project_root, sources=tuple(sources), schemas_dir=schemas_dir,
                   records_dir=records_dir, templates_dir=templates_dir, languages=tuple(languages),
-                  pythonpath=tuple(pythonpath), allow_outside=tuple(allow_outside))
+                  pythonpath=tuple(pythonpath), allow_outside=tuple(allow_outside), base=base)
 
 
 def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
@@ -116,12 +117,17 @@ def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Si
         side, key, _ = old
         change = _decided(Difference("", "root-removed", Ref(key), None, (("root", root_id),), (OLD_DATA,)), context)
         return RootDiff(root_id, REMOVED, change.decision, (change,), side.digests[key], None)
-    old_side, old_key, _ = old
-    new_side, new_key, _ = new
+    old_side, old_key, old_role = old
+    new_side, new_key, new_role = new
     old_digest, new_digest = old_side.digests[old_key], new_side.digests[new_key]
-    if old_digest == new_digest:
+    # What a root is beyond its structure: the writer constant of its source and the rules it answers to.
+    # Neither enters the digest, and each is a change to acknowledge.
+    framing = _framing_differences(old_side.graph.format_version, new_side.graph.format_version, old_role, new_role)
+    if old_digest == new_digest and not framing:
         return RootDiff(root_id, UNCHANGED, None, (), old_digest, new_digest)
-    differences = list(Walker(old_side, new_side).compare(Ref(old_key), Ref(new_key), ""))
+    differences = framing
+    if old_digest != new_digest:
+        differences += Walker(old_side, new_side).compare(Ref(old_key), Ref(new_key), "")
     if old_side.graph.inventory_format != new_side.graph.inventory_format:
         differences.append(Difference("", "inventory-format-changed", None, None,
                                       (("new", str(new_side.graph.inventory_format)),
@@ -160,6 +166,17 @@ def pair_renamed(results: list[RootDiff]) -> list[RootDiff]:
                               renamed_from=paired_new[result.root])
         renamed.append(result)
     return renamed
+
+
+def _framing_differences(old_version, new_version, old_role: str, new_role: str) -> list[Difference]:
+    found = []
+    if old_version != new_version:
+        found.append(Difference("", "format-version-changed", None, None,
+                                (("new", json.dumps(new_version)), ("old", json.dumps(old_version))), (NEW_DATA,)))
+    if old_role != new_role:
+        found.append(Difference("", "role-changed", None, None, (("new", new_role), ("old", old_role)),
+                                (OLD_DATA, NEW_DATA)))
+    return found
 
 
 def _decided(difference: Difference, context: RuleContext) -> Change:

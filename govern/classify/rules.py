@@ -45,6 +45,14 @@ def rule(rule_id: str, decision: str, purpose_en: str, purpose_zh: str):
     return register
 
 
+@rule("format-version-changed", VERSION_BUMP,
+      "The source's format version (its writer constant) changed: that is itself a version transition, "
+      "recorded as a version-bump that raises the version.",
+      "源的格式版本（写入方常量）发生了变化：这本身就是一次版本迁移，应记录为提高该版本的 version-bump。")
+def _format_version_changed(difference: Difference, context: RuleContext) -> bool:
+    return difference.kind == "format-version-changed"
+
+
 @rule("header-or-envelope-changed", VERSION_BUMP,
       "Any structural change to a header or envelope root changes how every record is framed.",
       "头部或信封类根类型的任何结构变更都会改变所有记录的外层格式。")
@@ -176,10 +184,11 @@ def _alternatives_changed(difference: Difference, context: RuleContext) -> bool:
 
 
 @rule("policy-changed", VERSION_BUMP,
-      "A preservation policy or an alternative's qualification changed; policy state must stay compatible.",
-      "保留策略或分支的资格声明发生了变化；策略状态必须保持兼容。")
+      "A preservation policy, an alternative's qualification or a root's role (record, event, header, envelope) "
+      "changed; policy state must stay compatible.",
+      "保留策略、分支的资格声明或根类型的角色（record、event、header、envelope）发生了变化；策略状态必须保持兼容。")
 def _policy_changed(difference: Difference, context: RuleContext) -> bool:
-    return difference.kind in ("policy-changed", "qualification-changed", "inventory-format-changed")
+    return difference.kind in ("policy-changed", "qualification-changed", "inventory-format-changed", "role-changed")
 
 
 @rule("structure-changed", VERSION_BUMP,

@@ -21,13 +21,15 @@ def record() -> None:
                    "summary, compatibility, verification (start from `govern record prose > prose.yaml`).")
 @click.option("--decision", type=DECISION, default=None,
               help="Assert the decision; weaker than the inferred minimum is refused. Default: the inferred one.")
-@click.option("--date", "date", default=None, metavar="YYYY-MM-DD", help="The record date (default: today).")
+@click.option("--date", "date", default=None, metavar="YYYY-MM-DD", help="The record date: a real day, no later than tomorrow and not before the records it follows "
+                   "(default: today, in UTC).")
 @witness_options
 @project_option
 @reports_errors
 def new(slug: str, prose_path: Path, decision: str | None, date: str | None, witness: bool, witness_budget: float,
         project: Path | None) -> None:
-    """Record every root whose digest differs from its latest record, as records/DATE-SLUG.*.
+    """Record every root that differs from its latest record (digest, format version or role), as
+    records/DATE-SLUG.*.
 
     With no record yet, writes the baseline: the complete initial inventory. A version-bump must raise the
     source's format version in the same change; a same-version record needs compatibility prose in both
@@ -76,7 +78,9 @@ def refresh(record_id: str, prose_path: Path | None, decision: str | None, witne
             project: Path | None) -> None:
     """Regenerate an unaccepted terminal record against the current source.
 
-    Refused for the baseline and for any record that another record depends on (accepted history).
+    Refused for the baseline, for any record that another record depends on, and, in a git checkout, for
+    a record already on the base branch ([tool.govern] base; default origin/main, else main): accepted
+    history.
     --witness embeds witness documents, as for `record new`.
     """
     from govern.records.create import refresh_record
@@ -91,7 +95,11 @@ def refresh(record_id: str, prose_path: Path | None, decision: str | None, witne
 @project_option
 @reports_errors
 def sync(record_id: str, project: Path | None) -> None:
-    """Rewrite the consistency record (ID.i18n.yaml) after both languages were updated."""
+    """Rewrite the consistency record (ID.i18n.yaml) after the prose was updated in every language.
+
+    Refused while a language lags behind an edited one, and while the declaration disagrees with the
+    snapshot or the history; the hashes of the generated sections are kept as they were written.
+    """
     from govern.records.create import sync_record
 
     config = load_project(project)

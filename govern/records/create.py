@@ -9,7 +9,6 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from govern.classify.classify import REMOVED, UNCHANGED, RootDiff, classify
 from govern.classify.rules import SAME_VERSION, VERSION_BUMP
@@ -19,11 +18,13 @@ from govern.fsio import atomic_write_many, project_lock, read_text, write_file_s
 from govern.model.inventory import build_inventory
 from govern.records.format import (
     LANGUAGES, PROSE_KEYS, SLUG_PATTERN, Declaration, Entry, Prose, consistency_yaml,
-    declaration_yaml, parse_prose, record_suffix, split_front_matter,
+    declaration_yaml, is_calendar_date, parse_prose, record_suffix, split_front_matter, suggested_slug,
 )
 from govern.records.history import History, Record, build_history, load_history, recorded_graphs
+from govern.records.integrity import check_baseline, check_format_versions, check_languages, check_snapshot
 from govern.records.snapshot import snapshot_document, snapshot_text
 from govern.terms import value_term
+from govern.records.versions import raises_format_version, show_version, source_of
 
 CHANGE_LABELS = {
     "en": {"root": "Root", "decision": "decision", "rule": "rule", "none": "No structural change.",
@@ -83,24 +84,6 @@ def read_prose_input(path: Path, languages: tuple[str, ...] = LANGUAGES) -> dict
     if problems:
         raise InputError(problems)
     return prose
-
-
-def format_version_key(value: Any) -> tuple:
-    """Order format versions: integers numerically, dotted versions part by part."""
-    if isinstance(value, int):
-        return (value,)
-    if isinstance(value, str) and re.fullmatch(r"\d+(\.\d+)*", value.split("-")[0].split("+")[0]):
-        return tuple(int(part) for part in value.split("-")[0].split("+")[0].split("."))
-    return (str(value),)
-
-
-def raises_format_version(before: Any, after: Any) -> bool:
-    if before is None or after is None:
-        return True
-    try:
-        return format_version_key(after) > format_version_key(before)
-    except TypeError:
-        return False
 
 
 def render_changes(results: list[RootDiff], language: str, witnesses=None) -> str:
@@ -177,11 +160,7 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
     if len(slug) > MAX_SLUG_LENGTH:
         raise Refusal(Problem(slug[:40] + "...", f"is longer than {MAX_SLUG_LENGTH} characters",
                               hint="a record's file names must fit every file system: shorten the slug"))
-    day = date or (today or _dt.date.today()).isoformat()
-    try:
-        _dt.date.fromisoformat(day)
-    except ValueError:
-        raise Refusal(Problem(day, "is not a date", hint="use YYYY-MM-DD")) from None
+    day = record_day(date, today or _dt.datetime.now(_dt.timezone.utc).date())
     record_id = f"{day}-{slug}"
     history = load_history(config)
     # The record being refreshed is regenerated whole, so its own damage does not block the refresh.
@@ -199,6 +178,11 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
     if not results:
         raise Refusal(Problem(f"{config.records_dir}/", "nothing to record: every root agrees "
                               "with its latest record", hint="`govern diff` shows the current changes"))
+    for result in results:
+        latest = history.latest(result.root)
+        if latest is not None and latest[:10] > day:
+            raise Refusal(Problem(record_id, f"is dated before {latest}, the latest record of {result.root}",
+                                  hint=f"date the record {latest[:10]} or later"))
     inferred = VERSION_BUMP if any(r.minimum == VERSION_BUMP for r in results) else SAME_VERSION
     if decision is not None and decision == SAME_VERSION and inferred == VERSION_BUMP:
         bumps = ", ".join(r.root for r in results if r.minimum == VERSION_BUMP)
@@ -212,30 +196,29 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
                               hint="explain why old data may omit the change and why older readers ignore it"))
 
     inventory = build_inventory(current)
-    graphs_by_root = {root.id: graph for graph in current for root in graph.roots.values()}
+    graphs_by_source = {graph.source: graph for graph in current}
     entries = []
     problems = []
     for result in results:
         predecessor = history.latest(result.root)
         previous = history.records[predecessor].declaration.entry(result.root) if predecessor else None
-        graph = graphs_by_root.get(result.root)
-        after_version = graph.format_version if graph is not None else None
+        # A tombstone declares the version its source writes from now on; a source that is gone writes none.
+        graph = graphs_by_source.get(source_of(result.root))
         entry = Entry(root=result.root, decision=chosen if chosen == VERSION_BUMP else result.minimum,
                       predecessor=predecessor, predecessor_link=history.records[predecessor].link if predecessor else None,
                       after=inventory.roots[result.root].digest if result.decision != REMOVED else None,
-                      format_before=previous.format_after if previous else None, format_after=after_version)
-        if entry.decision == VERSION_BUMP and previous is not None and entry.after is not None and \
+                      format_before=previous.format_after if previous else None,
+                      format_after=graph.format_version if graph is not None else None)
+        if entry.decision == VERSION_BUMP and previous is not None and graph is not None and \
                 not raises_format_version(entry.format_before, entry.format_after):
-            problems.append(Problem(result.root, f"a version-bump must raise the format version, which stays "
-                                    f"{entry.format_before!r} -> {entry.format_after!r}",
-                                    hint="raise the source's format version (schemaVersion's x-persistence-version, "
-                                         "or info.version) in the same change"))
+            problems.append(_not_raised(config, result.root, entry))
         entries.append(entry)
     if problems:
         raise Refusal(problems)
     declaration = Declaration(record_id, day, not history.records, tuple(entries))
     present = {entry.root for entry in entries if entry.after is not None}
-    snapshot = snapshot_document(record_id, current, present, {r: e.digest for r, e in inventory.roots.items()})
+    snapshot = snapshot_document(record_id, current, present, {r: e.digest for r, e in inventory.roots.items()},
+                                 {source_of(entry.root) for entry in entries})
     folder = config.path(config.records_dir)
     languages = config.languages
     witnesses = None
@@ -256,6 +239,30 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
     for generated in generated_files(config, inventory, build_history({**history.records, record_id: planned})):
         files[generated.path] = generated.text
     return Plan(record_id, declaration, files, tuple(results))
+
+
+def record_day(date: str | None, today: _dt.date) -> str:
+    """The record's date: `today` (in UTC) by default; given, a real YYYY-MM-DD day no later than tomorrow
+    (a record is dated when it is written; tomorrow allows for time zones ahead of UTC)."""
+    if date is None:
+        return today.isoformat()
+    if not is_calendar_date(date):
+        raise Refusal(Problem(date, "is not a date", hint="use YYYY-MM-DD"))
+    if _dt.date.fromisoformat(date) > today + _dt.timedelta(days=1):
+        raise Refusal(Problem(date, "is after tomorrow (UTC)", hint="a record is dated the day it is written"))
+    return date
+
+
+def _not_raised(config: Config, root: str, entry: Entry) -> Problem:
+    source = config.source(source_of(root))
+    if entry.format_after is None:
+        return Problem(root, f"a version-bump must raise the format version, but source {source.name} declares none",
+                       hint=f"set format-version in the [[tool.govern.sources]] entry of {source.name} (a JSON pointer to "
+                            "the writer constant) and raise it in the same change")
+    where = f"at {source.format_version}" if source.format_version else "its x-persistence-version marker"
+    return Problem(root, f"a version-bump must raise the format version, which stays {show_version(entry.format_before)}"
+                   f" -> {show_version(entry.format_after)}",
+                   hint=f"raise the format version of source {source.name} ({where}) in the same change")
 
 
 def _record_path(config: Config, record_id: str) -> str:
@@ -292,8 +299,13 @@ def refresh_record(config: Config, record_id: str, prose_path: Path | None = Non
     if record.declaration is None:
         raise Refusal(Problem(record.source_file, "cannot be read, so it cannot be refreshed",
                               hint="fix its front matter first"))
-    if record.declaration.baseline:
+    # A later record that only claims to be the baseline is refreshed like any other (which corrects it).
+    if record.declaration.baseline and not check_baseline(history, only=record_id):
         raise Refusal(Problem(record.source_file, "is the baseline, which is never refreshed",
+                              hint="record the change in a new record: govern record new SLUG --prose FILE"))
+    base = accepted_on_base(config, record.path(config.languages[0]))
+    if base is not None:
+        raise Refusal(Problem(record.source_file, f"is already on the base branch {base}, so it is accepted history",
                               hint="record the change in a new record: govern record new SLUG --prose FILE"))
     dependants = history.dependants(record_id)
     if dependants:
@@ -333,8 +345,43 @@ def _write_plan(config: Config, plan: Plan, replace: bool) -> None:
                        or path.name not in record_files})
 
 
+def accepted_on_base(config: Config, path: Path) -> str | None:
+    """The base branch that already holds this record file, when the project is a git checkout.
+
+    The base is `[tool.govern] base`, or else `origin/main` when present, or else `main`. Outside a checkout,
+    or when the base does not exist, nothing is known to be accepted and None is returned.
+    """
+    import subprocess
+
+    def git(*args: str) -> subprocess.CompletedProcess | None:
+        try:
+            return subprocess.run(["git", "-C", str(config.project_root), *args], capture_output=True, text=True,
+                                  timeout=30, check=False)
+        except (OSError, subprocess.SubprocessError):  # no git on this machine: nothing is known
+            return None
+
+    top = git("rev-parse", "--show-toplevel")
+    if top is None or top.returncode != 0:
+        return None
+    for base in ([config.base] if config.base else ["origin/main", "main"]):
+        found = git("rev-parse", "--verify", "--quiet", f"{base}^{{commit}}")
+        if found is None or found.returncode != 0:
+            continue
+        try:
+            relative = path.resolve().relative_to(Path(top.stdout.strip()).resolve()).as_posix()
+        except ValueError:
+            return None
+        present = git("cat-file", "-e", f"{base}:{relative}")
+        return base if present is not None and present.returncode == 0 else None
+    return None
+
+
 def sync_record(config: Config, record_id: str) -> Path:
-    """Rewrite the consistency record from the current files, after both languages were updated."""
+    """Rewrite the consistency record after the prose was updated in every language.
+
+    Sync blesses prose edits, nothing else: it refuses while a language lags behind an edited one (a stale
+    translation) and while the declaration disagrees with the record's snapshot.
+    """
     history = load_history(config)
     record = history.records.get(record_id)
     if record is None:
@@ -352,9 +399,20 @@ def sync_record(config: Config, record_id: str) -> Path:
                                   if config.languages[0] == "en" else "its declaration differs from the source "
                                   f"language's ({record.source_file})",
                                   hint=f"the declarations must be identical; fix {record.relative(language)} first"))
+    refused = [finding for finding in check_languages(record) if finding.id == "translation-stale"]
+    snapshot_findings: list = []
+    check_snapshot(record, snapshot_findings)
+    refused += snapshot_findings + check_format_versions(history, only=record.id) + \
+        check_baseline(history, only=record.id)
+    if refused:
+        raise Refusal([Problem(f.path, f.message(), line=f.line, hint=f.hint()) for f in refused])
+    # The generated sections' hashes are kept from creation: sync blesses prose, not generated text.
+    kept = (record.consistency or {}).get("generated") if record.consistency is not None else None
+    generated = {key: value for key, value in kept.items() if isinstance(value, str)} \
+        if isinstance(kept, dict) else ({} if record.consistency is not None else None)
     path = record.path("i18n")
     with project_lock(config.project_root):
-        atomic_write_many({path: consistency_yaml(record.declaration, record.prose, config.languages)})
+        atomic_write_many({path: consistency_yaml(record.declaration, record.prose, config.languages, generated)})
     return path
 
 
@@ -435,7 +493,6 @@ def suggest_record(config: Config, history: History, current: list,
     must answer.
     """
     from govern.classify.rules import RULES_BY_ID
-    from govern.verify.checks import _slug
 
     results = pending_changes(config, history, current)
     if not results:
@@ -445,7 +502,7 @@ def suggest_record(config: Config, history: History, current: list,
     if not history.records:
         slug = "baseline"
     else:
-        slug = "change-" + _slug(roots[0]) if len(roots) == 1 else f"change-{len(roots)}-roots"
+        slug = "change-" + suggested_slug(roots[0]) if len(roots) == 1 else f"change-{len(roots)}-roots"
     command = f"govern record new {slug} --prose prose.yaml" + \
         (" --decision version-bump" if bump and history.records else "")
     purposes = sorted({(change.rule, change.decision) for result in results for change in result.changes})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from govern.config import Config
 from govern.errors import InputError, Problem
@@ -65,19 +66,31 @@ class Record:
         return sha256_digest("govern/record-link",
                              canonical_json({"declaration": self.declaration.data(), "snapshot": snapshot}))
 
+    def format_versions(self) -> dict[str, Any]:
+        """Source -> the format version the snapshot says it writes after this record (see snapshot.py)."""
+        from govern.records.snapshot import format_versions
+
+        try:
+            return format_versions(self._snapshot_document()) if self.snapshot_bytes else {}
+        except InputError:  # an unreadable snapshot has its own finding
+            return {}
+
     def snapshot_graphs(self) -> list[TypeGraph]:
         from govern.records.snapshot import load_snapshot
 
         if not self.snapshot_bytes:
             return []
+        return load_snapshot(self._snapshot_document(), self.relative("schema"))
+
+    def _snapshot_document(self) -> Any:
         from govern.fsio import parse_json
 
         try:
-            text = self.snapshot_bytes.decode("utf-8")
+            text = (self.snapshot_bytes or b"").decode("utf-8")
         except UnicodeDecodeError as error:
             raise InputError(Problem(self.relative("schema"), f"is not UTF-8 (invalid byte at offset {error.start})",
                                      hint="regenerate it with `govern record refresh`")) from None
-        return load_snapshot(parse_json(text, self.relative("schema")), self.relative("schema"))
+        return parse_json(text, self.relative("schema"))
 
 
 def record_ids(folder: Path) -> list[str]:

@@ -55,6 +55,7 @@ _NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 RESERVED = "x-persistence-reserved"
 SOURCE_POLICY = "x-persistence-source"
 ATTRIBUTION = "x-persistence-attribution"
+VERSION_MARKER = "x-persistence-version"
 
 
 class _Context:
@@ -685,7 +686,7 @@ def read_format_version(document: Document, pointer: str | None) -> str | int | 
             raise InputError(Problem(document.label, f"has nothing at the format-version pointer {pointer}",
                                      hint="fix format-version in [tool.govern.sources]"))
     if isinstance(value, dict):
-        marked = value.get("x-persistence-version")
+        marked = value.get(VERSION_MARKER)
         if isinstance(marked, int) and not isinstance(marked, bool):
             return marked
         raise InputError(Problem(document.label, f"the schema at {pointer} has no integer x-persistence-version",

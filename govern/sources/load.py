@@ -19,7 +19,7 @@ def load_source(source: SourceConfig, project_root: Path, pythonpath: tuple[str,
         from govern.sources.pydantic import load_pydantic
 
         return load_pydantic(source.name, source.path, roots, project_root, discover=source.discover,
-                             pythonpath=pythonpath)
+                             pythonpath=pythonpath, format_version_pointer=source.format_version)
     path = project_root / source.path
     if source.kind == "openapi":
         from govern.sources.openapi import load_openapi

@@ -21,8 +21,8 @@ from typing import Any, Callable, Iterator
 
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
-from govern.sources.jsonschema import Converter, finish_graph
-from govern.sources.refs import SchemaSet
+from govern.sources.jsonschema import VERSION_MARKER, Converter, finish_graph, read_format_version
+from govern.sources.refs import Document, SchemaSet
 
 
 # Each model is two roots: what its readers accept (validation, the model's own name) and what its writers
@@ -89,7 +89,8 @@ def _forget_foreign_copy(package: str, search_path: list[Path]) -> None:
 
 
 def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
-                  discover: bool = True, pythonpath: tuple[str, ...] = ()) -> TypeGraph:
+                  discover: bool = True, pythonpath: tuple[str, ...] = (),
+                  format_version_pointer: str | None = None) -> TypeGraph:
     module_name, models = import_models(spec, project_root, pythonpath)
     from pydantic.json_schema import models_json_schema
 
@@ -118,7 +119,34 @@ def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str
     for name, (model, role) in chosen.items():
         for mode, suffix in MODES.items():
             declared[name + suffix] = (_location(converter, document, references[(model, mode)]), role)
-    return finish_graph(converter, source, declared, label)
+    return finish_graph(converter, source, declared, label,
+                        format_version=model_format_version(document, format_version_pointer))
+
+
+def model_format_version(document: Document, pointer: str | None) -> int | str | None:
+    """The format version of models: at a pointer into their generated JSON schema (`$defs` keys are the
+    model class names), or else the one `x-persistence-version` the models set through `json_schema_extra`."""
+    if pointer is not None:
+        return read_format_version(document, pointer)
+    found: set[int] = set()
+    stack = [document.content]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            marked = value.get(VERSION_MARKER)
+            if marked is not None:
+                if not isinstance(marked, int) or isinstance(marked, bool):
+                    raise InputError(Problem(document.label, f"{VERSION_MARKER} must be an integer, not {marked!r}"))
+                found.add(marked)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    if len(found) > 1:
+        raise InputError(Problem(document.label, f"its models mark several format versions ({VERSION_MARKER}: "
+                                 f"{', '.join(map(str, sorted(found)))})",
+                                 hint="one source writes one format: mark one version property, or set "
+                                      "format-version to the pointer of the one that counts"))
+    return found.pop() if found else None
 
 
 def imported_from(module_name: str, project_root: Path | None) -> str:

@@ -12,12 +12,12 @@ from govern.classify.classify import classify
 from govern.classify.modes import against_each, apply_modes, source_modes
 from govern.classify.rules import VERSION_BUMP
 from govern.config import Config
-from govern.errors import InputError
 from govern.model.graph import TypeGraph
 from govern.model.inventory import Inventory, build_inventory
-from govern.records.create import raises_format_version
-from govern.records.format import PROSE_KEYS, text_hash
-from govern.records.history import History, Record, chain_graphs, load_history, predecessor_of
+from govern.records.format import suggested_slug
+from govern.records.history import History, chain_graphs, load_history, predecessor_of
+from govern.records.integrity import check_baseline, check_format_versions, check_languages, check_snapshot
+from govern.records.versions import same_version, show_version
 from govern.verify.findings import Finding
 
 DAMAGED_RECORD = frozenset({"record-syntax", "record-files-missing", "snapshot-mismatch"})
@@ -44,11 +44,13 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
     # A predecessor edited after the fact makes any comparison with it meaningless: its own finding says so.
     edited = {(finding.root, finding.path) for finding in chain_findings if finding.id == "predecessor-edited"}
     findings.extend(check_decisions(history, snapshots, edited, source_modes(config)))
+    findings.extend(check_format_versions(history))
+    findings.extend(check_baseline(history))
     inventory = build_inventory(load_configured(config))
     # An unreadable record drops out of the history, which would make its roots look unacknowledged
     # against the record before it; its syntax finding already names the real problem.
     if all(record.declaration is not None for record in history.records.values()):
-        findings.extend(check_current(history, inventory, config))
+        findings.extend(check_current(history, inventory, config, snapshots))
     # Before the first record the baseline writes the generated files; its one finding says so.
     generated = generated_files(config, inventory, history) if history.records else []
     if any(finding.id in DAMAGED_RECORD for finding in findings):
@@ -77,64 +79,6 @@ def _unreadable(path: Path) -> str | None:
     except OSError as error:
         return error.strerror or str(error)
     return None
-
-
-def check_languages(record: Record) -> list[Finding]:
-    findings = []
-    source, translations = record.languages[0], record.languages[1:]
-    original = record.declarations.get(source)
-    for language in translations:
-        translated = record.declarations.get(language)
-        if original is not None and translated is not None and original != translated:
-            findings.append(Finding("declaration-mismatch", record.relative(language),
-                                    {"english": record.source_file}, line=2))
-    consistency = record.consistency
-    if consistency is None or original is None or len(record.prose) != len(record.languages):
-        return findings
-    if consistency.get("declaration") != original.hash:
-        findings.append(Finding("consistency-stale", record.relative("i18n"),
-                                {"variant": "declaration", "record": record.id}))
-    recorded = consistency.get("prose") or {}
-    for key in PROSE_KEYS:
-        edited = [language for language in record.languages
-                  if text_hash(record.prose[language].get(key)) != (recorded.get(language) or {}).get(key)]
-        if edited and len(edited) == len(record.languages):
-            findings.append(Finding("consistency-stale", record.relative("i18n"),
-                                    {"variant": "prose", "key": key, "record": record.id}))
-        elif edited:
-            # Every language left as it was is now a stale translation of the edited one.
-            for language in record.languages:
-                if language not in edited:
-                    findings.append(Finding("translation-stale", record.relative(language),
-                                            {"key": key, "edited": record.relative(edited[0]), "record": record.id}))
-    return findings
-
-
-def check_snapshot(record: Record, findings: list[Finding]) -> list[TypeGraph] | None:
-    declaration = record.declaration
-    if declaration is None or record.snapshot_bytes is None:
-        return None
-    try:
-        graphs = record.snapshot_graphs()
-    except (InputError, ValueError) as error:
-        findings.append(Finding("snapshot-mismatch", record.relative("schema"),
-                                {"variant": "unnormalizable", "error": error}))
-        return None
-    digests = build_inventory(graphs).roots
-    for entry in declaration.entries:
-        found = digests.get(entry.root)
-        if entry.after is None and found is not None:
-            findings.append(Finding("snapshot-mismatch", record.relative("schema"),
-                                    {"variant": "removed", "root": entry.root}, root=entry.root))
-        elif entry.after is not None and found is None:
-            findings.append(Finding("snapshot-mismatch", record.relative("schema"),
-                                    {"variant": "absent", "root": entry.root, "declared": entry.after},
-                                    root=entry.root))
-        elif entry.after is not None and found.digest != entry.after:
-            findings.append(Finding("snapshot-mismatch", record.relative("schema"),
-                                    {"variant": "digest", "root": entry.root, "actual": found.digest,
-                                     "declared": entry.after}, root=entry.root))
-    return graphs
 
 
 def check_chains(history: History) -> list[Finding]:
@@ -188,11 +132,6 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
         if declaration is None or record.id not in snapshots:
             continue
         for entry in declaration.entries:
-            if entry.decision == VERSION_BUMP and entry.predecessor is not None and entry.after is not None \
-                    and not raises_format_version(entry.format_before, entry.format_after):
-                findings.append(Finding("format-version-not-raised", record.source_file,
-                                        {"root": entry.root, "before": repr(entry.format_before),
-                                         "after": repr(entry.format_after)}, root=entry.root))
             if entry.predecessor is not None and \
                     (entry.root, history.records[entry.predecessor].source_file
                      if entry.predecessor in history.records else "") in edited:
@@ -206,7 +145,8 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
             minimum = results[0].minimum if results else None
             if minimum == VERSION_BUMP and entry.decision != VERSION_BUMP:
                 findings.append(Finding("decision-too-weak", record.source_file,
-                                        {"root": entry.root, "decision": entry.decision, "minimum": minimum},
+                                        {"root": entry.root, "decision": entry.decision, "minimum": minimum,
+                                         "record": record.id},
                                         root=entry.root))
     return findings
 
@@ -219,41 +159,68 @@ def _root_graphs(graphs: list[TypeGraph], root: str) -> list[TypeGraph]:
     return found
 
 
-def check_current(history: History, inventory: Inventory, config: Config) -> list[Finding]:
+def _recorded_variant(snapshot: list[TypeGraph] | None, inventory: Inventory, root_id: str) -> str:
+    """`recorded-bump` when the change is a version-bump (its hint says to raise the format version)."""
+    if not snapshot:
+        return "recorded"
+    current = _root_graphs([inventory.graph(inventory.roots[root_id].source)], root_id)
+    results = classify(_root_graphs(snapshot, root_id), current)
+    return "recorded-bump" if results and results[0].minimum == VERSION_BUMP else "recorded"
+
+
+def _recorded_role(graphs: list[TypeGraph], root_id: str) -> str | None:
+    for graph in graphs:
+        if root_id in graph.roots:
+            return graph.roots[root_id].role
+    return None
+
+
+def check_current(history: History, inventory: Inventory, config: Config,
+                  snapshots: dict[str, list[TypeGraph]] | None = None) -> list[Finding]:
+    snapshots = snapshots or {}
     findings = []
     records_dir = config.records_dir
     if not history.records and inventory.roots:
         return [Finding("unacknowledged-root", f"{records_dir}/",
                         {"variant": "baseline", "count": len(inventory.roots), "roots": ", ".join(inventory.roots),
                          "command": BASELINE_HINT})]
+    # A forked root has no single latest record; the fork's own finding says how to get one back.
+    forked = {root for (_, root), successors in history.successors.items() if len(successors) > 1}
     for root_id, root in inventory.roots.items():
+        if root_id in forked:
+            continue
         latest = history.latest(root_id)
-        command = NEW_RECORD_HINT.format(slug="change-" + _slug(root_id))
+        command = NEW_RECORD_HINT.format(slug="change-" + suggested_slug(root_id))
         if latest is None:
             findings.append(Finding("unacknowledged-root", f"{records_dir}/", {"root": root_id, "command": command},
                                     root=root_id))
             continue
         declaration = history.records[latest].declaration
         entry = declaration.entry(root_id) if declaration else None
-        if entry is not None and entry.after != root.digest:
-            state = {"variant": "removed"} if entry.after is None else {"variant": "recorded", "recorded": entry.after}
-            findings.append(Finding("unacknowledged-change", history.records[latest].source_file,
-                                    {**state, "root": root_id, "digest": root.digest, "record": latest,
-                                     "command": command}, root=root_id))
+        if entry is None:
+            continue
+        recorded_role = _recorded_role(snapshots.get(latest, []), root_id)
+        current_version = inventory.graph(root.source).format_version
+        if entry.after != root.digest:
+            state = {"variant": "removed"} if entry.after is None else \
+                {"variant": _recorded_variant(snapshots.get(latest), inventory, root_id), "recorded": entry.after}
+        elif not same_version(entry.format_after, current_version):
+            # The writer constant is part of what is acknowledged, though it is not part of the digest.
+            state = {"variant": "format-version", "recorded": show_version(entry.format_after),
+                     "current": show_version(current_version)}
+        elif recorded_role is not None and recorded_role != root.role:
+            state = {"variant": "role", "recorded": recorded_role, "current": root.role}
+        else:
+            continue
+        findings.append(Finding("unacknowledged-change", history.records[latest].source_file,
+                                {**state, "root": root_id, "digest": root.digest, "record": latest,
+                                 "command": command}, root=root_id))
     for root_id in sorted(history.by_root.keys() - inventory.roots.keys()):
         latest = history.latest(root_id)
         declaration = history.records[latest].declaration if latest else None
         entry = declaration.entry(root_id) if declaration else None
         if entry is not None and entry.after is not None:
-            command = TOMBSTONE_HINT.format(slug="retire-" + _slug(root_id.split(":")[-1]))
+            command = TOMBSTONE_HINT.format(slug="retire-" + suggested_slug(root_id.split(":")[-1]))
             findings.append(Finding("unacknowledged-removal", history.records[latest].source_file,
                                     {"root": root_id, "record": latest, "command": command}, root=root_id))
     return findings
-
-
-def _slug(name: str) -> str:
-    """A record slug suggested from a root name: `sidecar:ActionClaimRequest` -> `sidecar-action-claim-request`."""
-    import re
-
-    words = re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", name)
-    return re.sub(r"[^a-z0-9]+", "-", words.lower()).strip("-") or "root"

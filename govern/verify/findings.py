@@ -81,8 +81,9 @@ FINDING_TABLE: dict[str, dict] = {
             "declaration": {
                 "en": "records a different declaration than the record has",
                 "zh": "其中记载的声明与记录中的声明不同",
-                "hint_en": "if the declaration edit is intended, run `govern record sync {record}`",
-                "hint_zh": "如果声明的修改是有意的，运行 `govern record sync {record}`",
+                "hint_en": "the declaration was edited; restore it from version control, or regenerate an "
+                           "unaccepted record with `govern record refresh {record}`",
+                "hint_zh": "声明遭到修改；请从版本控制中恢复，或用 `govern record refresh {record}` 重新生成未被接受的记录",
             },
             "prose": {
                 "en": "the {key} changed in both languages since the consistency record was written",
@@ -99,6 +100,27 @@ FINDING_TABLE: dict[str, dict] = {
             "zh": "{key} 在 {edited} 中被修改，但本文件没有",
             "hint_en": "update the {key} in both languages, then run `govern record sync {record}`",
             "hint_zh": "在两种语言中都更新 {key}，然后运行 `govern record sync {record}`",
+        }},
+    },
+    "generated-section-edited": {
+        "title": ("A generated section was edited", "生成的小节遭到修改"),
+        "texts": {"": {
+            "en": "its detected changes are not the ones govern generated for {record}",
+            "zh": "其中检测到的变更不是 govern 为 {record} 生成的内容",
+            "hint_en": "restore the section from version control, or regenerate an unaccepted record with "
+                       "`govern record refresh {record}`",
+            "hint_zh": "从版本控制中恢复该小节，或用 `govern record refresh {record}` 重新生成未被接受的记录",
+        }},
+    },
+    "baseline-misplaced": {
+        "title": ("A later record claims to be the baseline", "后续记录自称基线"),
+        "texts": {"": {
+            "en": "declares baseline: true, but only the first record ({first}) of the history is the baseline "
+                  "and a baseline has no predecessors",
+            "zh": "声明了 baseline: true，但只有历史中的第一条记录（{first}）才是基线，且基线没有前驱",
+            "hint_en": "restore the record from version control, or regenerate an unaccepted record with "
+                       "`govern record refresh {record}`",
+            "hint_zh": "从版本控制中恢复记录，或用 `govern record refresh {record}` 重新生成未被接受的记录",
         }},
     },
     "snapshot-mismatch": {
@@ -185,6 +207,27 @@ FINDING_TABLE: dict[str, dict] = {
                 "hint_en": "review `govern diff`, then acknowledge it: {command}",
                 "hint_zh": "先查看 `govern diff`，再确认这一变更：{command}",
             },
+            "format-version": {
+                "en": "{root} now writes format version {current} but its latest record {record} declares {recorded}",
+                "zh": "{root} 现在写入的格式版本是 {current}，但其最新记录 {record} 声明的是 {recorded}",
+                "hint_en": "a changed format version is a version-bump: review `govern diff`, then acknowledge it: "
+                           "{command}",
+                "hint_zh": "格式版本的变化属于 version-bump：先查看 `govern diff`，再确认这一变更：{command}",
+            },
+            "recorded-bump": {
+                "en": "{root} is now {digest} but is recorded as {recorded} by its latest record {record}",
+                "zh": "{root} 现在是 {digest}，但其最新记录 {record} 记载的是 {recorded}",
+                "hint_en": "review `govern diff`; a version-bump raises the source's format version in the same "
+                           "change, then acknowledge it: {command}",
+                "hint_zh": "先查看 `govern diff`；version-bump 需在同一变更中提高源的格式版本，然后确认这一变更：{command}",
+            },
+            "role": {
+                "en": "{root} now has the role {current} but its latest record {record} recorded {recorded}",
+                "zh": "{root} 现在的角色是 {current}，但其最新记录 {record} 记载的是 {recorded}",
+                "hint_en": "a role change is a policy change, a version-bump: raise the source's format version in "
+                           "the same change, then acknowledge it: {command}",
+                "hint_zh": "角色变化属于策略变更，即 version-bump：请在同一变更中提高源的格式版本，然后确认这一变更：{command}",
+            },
             "removed": {
                 "en": "{root} is now {digest} but was removed by its latest record {record}",
                 "zh": "{root} 现在是 {digest}，但其最新记录 {record} 已将它删除",
@@ -216,8 +259,8 @@ FINDING_TABLE: dict[str, dict] = {
         "texts": {"": {
             "en": "{root} is recorded by {record} but no longer in the sources",
             "zh": "{root} 由 {record} 记录，但已不在来源中",
-            "hint_en": "record a tombstone: {command}",
-            "hint_zh": "写一条墓碑记录：{command}",
+            "hint_en": "record a tombstone, raising the source's format version in the same change: {command}",
+            "hint_zh": "写一条墓碑记录，并在同一变更中提高来源的格式版本：{command}",
         }},
     },
     "decision-too-weak": {
@@ -225,17 +268,49 @@ FINDING_TABLE: dict[str, dict] = {
         "texts": {"": {
             "en": "{root} declares {decision}, but the change needs {minimum}",
             "zh": "{root} 声明为{decision}，但该变更需要{minimum}",
-            "hint_en": "`govern diff` shows why; refresh the record with --decision version-bump",
-            "hint_zh": "`govern diff` 会说明原因；请以版本升级刷新记录（`--decision version-bump`）",
+            "hint_en": "its detected changes say why; `govern record refresh {record}` regenerates it with the "
+                       "inferred decision (an accepted record is restored from version control instead)",
+            "hint_zh": "其中检测到的变更说明了原因；`govern record refresh {record}` 会以推断出的决策重新生成它"
+                       "（已被接受的记录则应从版本控制中恢复）",
         }},
+    },
+    "format-version-mismatch": {
+        "title": ("A declared format version disagrees with the history", "声明的格式版本与历史不一致"),
+        "texts": {
+            "snapshot": {
+                "en": "{root} declares format version {declared} after the change, but its snapshot {snapshot} "
+                      "records {recorded}",
+                "zh": "{root} 声明变更后的格式版本为 {declared}，但其快照 {snapshot} 记载的是 {recorded}",
+                "hint_en": "the declaration was edited; restore it from version control, or regenerate an "
+                           "unaccepted record with `govern record refresh {record}`",
+                "hint_zh": "声明遭到修改；请从版本控制中恢复，或用 `govern record refresh {record}` 重新生成未被接受的记录",
+            },
+            "predecessor": {
+                "en": "{root} declares format version {declared} before the change, but its predecessor "
+                      "{predecessor} declares {recorded} after it",
+                "zh": "{root} 声明变更前的格式版本为 {declared}，但其前驱 {predecessor} 声明的变更后版本是 {recorded}",
+                "hint_en": "`before` is what the predecessor declared; restore the record from version control, or "
+                           "regenerate an unaccepted record with `govern record refresh {record}`",
+                "hint_zh": "`before` 必须是前驱声明的版本；请从版本控制中恢复记录，或用 `govern record refresh {record}` "
+                           "重新生成未被接受的记录",
+            },
+            "new-root": {
+                "en": "{root} has no predecessor, so it has no format version before the change, yet declares "
+                      "{declared}",
+                "zh": "{root} 没有前驱，因此变更前没有格式版本，但却声明为 {declared}",
+                "hint_en": "restore the record from version control, or regenerate an unaccepted record with "
+                           "`govern record refresh {record}`",
+                "hint_zh": "请从版本控制中恢复记录，或用 `govern record refresh {record}` 重新生成未被接受的记录",
+            },
+        },
     },
     "format-version-not-raised": {
         "title": ("A version-bump does not raise the format version", "版本升级未提高格式版本"),
         "texts": {"": {
             "en": "{root} is a version-bump but its format version goes {before} -> {after}",
             "zh": "{root} 是版本升级，但其格式版本从 {before} 变为 {after}",
-            "hint_en": "raise the format version in the source and refresh the record",
-            "hint_zh": "在来源中提高格式版本，然后刷新记录",
+            "hint_en": "raise the format version in the source, then `govern record refresh {record}`",
+            "hint_zh": "在来源中提高格式版本，然后运行 `govern record refresh {record}`",
         }},
     },
     "unsound-verdict": {

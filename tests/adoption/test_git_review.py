@@ -77,7 +77,7 @@ def test_log_and_heads_show_each_roots_records(repo: App) -> None:
     add_field(repo, "OrderShipped", "carrier: str | None = None")
     repo.write("prose.yaml", english_prose(title="Carrier"))
     assert repo.run("record", "new", "add-carrier", "--prose", str(repo.path("prose.yaml")),
-                    "--date", "2026-12-02").exit_code == 0
+                    "--date", "2026-12-01").exit_code == 0
     digest = json.loads(repo.path("schemas/inventory.json").read_text())["roots"]["events:OrderShipped"]["digest"]
     baseline = json.loads(repo.path("records/2026-12-01-baseline.schema.json").read_text())
     assert baseline  # the chain below starts at this baseline
@@ -85,14 +85,14 @@ def test_log_and_heads_show_each_roots_records(repo: App) -> None:
     assert log.exit_code == 0
     lines = log.stdout.splitlines()
     assert lines[0] == "events:OrderShipped"
-    assert lines[1] == f"  2026-12-02-add-carrier  same-version  format - -> -  {digest}"
+    assert lines[1] == f"  2026-12-01-add-carrier  same-version  format - -> -  {digest}"
     assert lines[2].startswith("  2026-12-01-baseline  same-version (baseline)  format - -> -  sha256:")
     heads = repo.run("heads").stdout.splitlines()
     inventory = json.loads(repo.path("schemas/inventory.json").read_text())["roots"]
     expected = {"config:AppConfig": "2026-12-01-baseline", "events:OrderPlaced": "2026-12-01-baseline",
                 "events:OrderPlaced~serialization": "2026-12-01-baseline",
-                "events:OrderShipped": "2026-12-02-add-carrier",
-                "events:OrderShipped~serialization": "2026-12-02-add-carrier"}
+                "events:OrderShipped": "2026-12-01-add-carrier",
+                "events:OrderShipped~serialization": "2026-12-01-add-carrier"}
     assert [line.split()[:2] for line in heads] == [[root, record] for root, record in expected.items()]
     for line in heads:  # aligned columns, and the digest shortened to a prefix of the current one
         root = line.split()[0]
@@ -100,7 +100,7 @@ def test_log_and_heads_show_each_roots_records(repo: App) -> None:
         assert line.endswith("  " + inventory[root]["digest"][:19])
     as_json = json.loads(repo.run("log", "--format", "json").stdout)
     assert [entry["root"] for entry in as_json["roots"]] == list(expected)
-    assert [record["record"] for record in as_json["roots"][3]["records"]] == ["2026-12-02-add-carrier",
+    assert [record["record"] for record in as_json["roots"][3]["records"]] == ["2026-12-01-add-carrier",
                                                                                "2026-12-01-baseline"]
     unknown = repo.run("log", "events:Nope")
     assert unknown.exit_code == 2 and "events:Nope: is not a recorded root" in unknown.stderr
@@ -163,20 +163,20 @@ def test_the_markdown_report_summarizes_the_records_a_pull_request_adds(repo: Ap
     add_field(repo, "OrderShipped", "carrier: str | None = None")
     repo.write("prose.yaml", english_prose(title="Ship with a carrier"))
     assert repo.run("record", "new", "add-carrier", "--prose", str(repo.path("prose.yaml")),
-                    "--date", "2026-12-02").exit_code == 0
+                    "--date", "2026-12-01").exit_code == 0
     repo.path("prose.yaml").unlink()
     result = repo.run("verify", "--format", "markdown", "--base", "main")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("### govern verify: clean\n\nevents: models imported from `shop/events.py` "
                                     "(`shop.events`)\n")
     summary = result.stdout.split("#### Change records added since `main`\n\n")[1]
-    assert summary.startswith("- `2026-12-02-add-carrier`: Ship with a carrier\n"
+    assert summary.startswith("- `2026-12-01-add-carrier`: Ship with a carrier\n"
                               "  - `events:OrderShipped`: same-version, format version - -> -\n"
                               "  - `events:OrderShipped~serialization`: ")
     assert "`/properties/carrier` optional-property-added" in summary
     as_json = json.loads(repo.run("verify", "--format", "json", "--base", "main").stdout)
     assert as_json["clean"] is True
-    assert [record["record"] for record in as_json["review"]["added"]] == ["2026-12-02-add-carrier"]
+    assert [record["record"] for record in as_json["review"]["added"]] == ["2026-12-01-add-carrier"]
     repo.git("add", "-A")
     repo.git("commit", "-q", "-m", "carrier")
     nothing = repo.run("verify", "--format", "markdown", "--base", "HEAD").stdout

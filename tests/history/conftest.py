@@ -18,6 +18,6 @@ def project(tmp_path: Path) -> Project:
 def three_formats(project: Project) -> Project:
     """baseline (format 1) -> same-version label (1) -> bump to 2 (origin) -> bump to 3 (owner), no tags."""
     add_thread_label(project, "thread-label", "2026-12-01")
-    bump(project, 2, "origin", "sidecar-format-2", "2026-12-02")
-    bump(project, 3, "owner", "sidecar-format-3", "2026-12-03")
+    bump(project, 2, "origin", "sidecar-format-2", "2026-12-01")
+    bump(project, 3, "owner", "sidecar-format-3", "2026-12-01")
     return project

@@ -45,7 +45,7 @@ def test_every_format_the_records_reach_has_a_reference_and_pages(three_formats:
     for stem in stems:
         assert f"[{stem}.schema.json]({stem}.schema.json)" in index
     # The intermediate format 2 never had a tag, and is there all the same.
-    assert reference(three_formats, "sidecar-2")["x-govern-record"] == "2026-12-02-sidecar-format-2"
+    assert reference(three_formats, "sidecar-2")["x-govern-record"] == "2026-12-01-sidecar-format-2"
     assert three_formats.verify().exit_code == 0, three_formats.verify().output
     assert three_formats.run("extract", "--check").exit_code == 0
 
@@ -100,19 +100,20 @@ def test_roots_untouched_by_a_record_keep_their_own_snapshot(tmp_path: Path) -> 
     project = Project(root, CliRunner())
     write({"Item": item, "A": {"$ref": "#/$defs/Item"}, "B": {"$ref": "#/$defs/Item"}}, 1)
     assert project.new_record("baseline", "2026-12-01").exit_code == 0
-    # B moves to a new, different Item; A keeps the old structure under a new name. Only B changes.
-    write({"Old": item, "Item": {"type": "object", "properties": {"n": {"type": "string"}}},
-           "A": {"$ref": "#/$defs/Old"}, "B": {"$ref": "#/$defs/Item"}}, 2)
-    result = project.new_record("b-item", "2026-12-02", "--decision", "version-bump")
+    # B moves to a new, different Item; A keeps the old structure under a new name. Only B changes, within
+    # format 1 (a changed format version would be a change of every root of the source).
+    write({"Old": item, "Item": {"type": "object", "properties": {"n": {"type": "integer"}, "m": {"type": "string"}}},
+           "A": {"$ref": "#/$defs/Old"}, "B": {"$ref": "#/$defs/Item"}}, 1)
+    result = project.new_record("b-item", "2026-12-01")
     assert result.exit_code == 0, result.output
-    document = reference(project, "notes-2")
+    document = reference(project, "notes-1")
     assert document["x-govern-roots"]["notes:A"]["record"] == "2026-12-01-baseline"
-    assert document["x-govern-roots"]["notes:B"]["record"] == "2026-12-02-b-item"
+    assert document["x-govern-roots"]["notes:B"]["record"] == "2026-12-01-b-item"
     assert document["anyOf"] == [{"$ref": f"#/$defs/{document['x-govern-roots'][r]['type']}"}
                                  for r in ("notes:A", "notes:B")]
     assert "Item~2026-12-01-baseline" in document["$defs"]
     roots = document["x-govern-roots"]
-    assert reference_digests(project, "notes-2") == {r: entry["digest"] for r, entry in roots.items()}
+    assert reference_digests(project, "notes-1") == {r: entry["digest"] for r, entry in roots.items()}
     assert project.verify().exit_code == 0, project.verify().output
 
 
@@ -132,7 +133,7 @@ def test_verify_reports_a_stale_or_obsolete_reference_and_formats_repairs_it(pro
 
 
 def test_a_damaged_snapshot_is_reported_once_not_through_the_references(three_formats: Project) -> None:
-    three_formats.edit_json("records/2026-12-02-sidecar-format-2.schema.json",
+    three_formats.edit_json("records/2026-12-01-sidecar-format-2.schema.json",
                             lambda d: d["$defs"]["sidecar"]["$defs"]["Thread"]["properties"].pop("label"))
     ids = {f["id"] for f in three_formats.findings()}
     assert "snapshot-mismatch" in ids and "generated-stale" not in ids

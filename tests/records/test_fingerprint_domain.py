@@ -41,7 +41,7 @@ def test_record_of_a_root_without_policy_in_a_policy_bearing_source_verifies(sma
     assert project.new_record("baseline", "2026-12-01").exit_code == 0, project.verify().output
     assert project.finding_ids() == []
     project.dump_json("s.schema.json", mixed_schema({"label": {"type": "string"}}))
-    created = project.new_record("note-label", "2026-12-02")
+    created = project.new_record("note-label", "2026-12-01")
     assert created.exit_code == 0, created.output
     result = project.verify()
     assert result.exit_code == 0, result.output
@@ -54,7 +54,7 @@ def test_snapshot_declares_the_domain_of_its_source(small, prose):
     project.write_prose(prose)
     project.new_record("baseline", "2026-12-01")
     project.dump_json("s.schema.json", mixed_schema({"label": {"type": "string"}}))
-    project.new_record("note-label", "2026-12-02")
-    snapshot = project.load_json("records/2026-12-02-note-label.schema.json")
+    project.new_record("note-label", "2026-12-01")
+    snapshot = project.load_json("records/2026-12-01-note-label.schema.json")
     assert list(snapshot["x-govern-roots"]) == ["s:Note"]
     assert snapshot["$defs"]["s"]["x-govern-inventory-format"] == 2

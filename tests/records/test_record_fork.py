@@ -10,7 +10,7 @@ import pytest
 
 BASELINE = "2026-11-30-baseline"
 FIRST = "2026-12-01-add-thread-x"
-SECOND = "2026-12-02-add-thread-y"
+SECOND = "2026-12-01-add-thread-y"
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -37,21 +37,23 @@ def forked(project):
 
     git(project, "checkout", "-q", "-b", "branch-b", "main")
     project.add_sidecar_thread_property("y")
-    assert project.new_record("add-thread-y", "2026-12-02").exit_code == 0
+    assert project.new_record("add-thread-y", "2026-12-01").exit_code == 0
     project.path("p.yaml").unlink()
     git(project, "add", "-A")
     git(project, "commit", "-q", "-m", "record y")
 
+    # branch-a lands first; branch-b then takes main in, as a pull request is brought up to date.
     git(project, "checkout", "-q", "main")
     git(project, "merge", "-q", "--no-edit", "branch-a")
-    merged = git(project, "merge", "--no-edit", "branch-b", check=False)
+    git(project, "checkout", "-q", "branch-b")
+    merged = git(project, "merge", "--no-edit", "main", check=False)
     assert merged.returncode != 0, "the schema edits should conflict"
     conflicted = set(git(project, "diff", "--name-only", "--diff-filter=U").stdout.split())
     assert "schemas/coauthoring-sidecar.schema.json" in conflicted
     assert not any(name.startswith("records/") for name in conflicted)
 
     # Resolve by taking both fields, then regenerate the generated views.
-    git(project, "checkout", "-q", "--theirs", "--", *conflicted)
+    git(project, "checkout", "-q", "--ours", "--", *conflicted)
     project.add_sidecar_thread_property("x")
     extracted = project.run("extract")
     assert extracted.exit_code == 0, extracted.output
@@ -70,12 +72,14 @@ def test_two_records_on_one_predecessor_are_a_history_fork(forked) -> None:
                 "(or delete its four files and run `govern record new` again)",
     }]
     assert forked.verify().exit_code == 1
+    # Recording yet another change would make a third successor: a fork's only fix is the fork's own hint.
+    assert not [f for f in findings if "govern record new change-" in (f["hint"] or "")], findings
 
 
 def test_a_fork_is_resolved_by_recording_the_later_change_again(forked) -> None:
     for part in ("en", "zh", "i18n", "schema"):
         forked.record(SECOND, part).unlink()
-    created = forked.new_record("add-thread-y", "2026-12-02")
+    created = forked.new_record("add-thread-y", "2026-12-01")
     assert created.exit_code == 0, created.output
     assert created.stdout.startswith(f"sidecar:Artifact: same-version ({FIRST} -> sha256:")
     assert forked.verify().exit_code == 0

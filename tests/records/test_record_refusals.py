@@ -40,7 +40,7 @@ def test_a_version_bump_without_raising_the_format_version_is_refused(project, d
     assert result.exit_code == 1
     assert result.stderr == (
         "error: sidecar:Artifact: a version-bump must raise the format version, which stays 1 -> 1 (raise the "
-        "source's format version (schemaVersion's x-persistence-version, or info.version) in the same change)\n")
+        "format version of source sidecar (at /properties/schemaVersion) in the same change)\n")
     assert project.state() == before
 
 
@@ -139,12 +139,12 @@ def test_refreshing_a_record_with_dependants_is_refused(project) -> None:
     project.add_sidecar_thread_property("label")
     assert project.new_record("add-thread-label", "2026-12-01").exit_code == 0
     project.add_sidecar_thread_property("colour")
-    assert project.new_record("add-thread-colour", "2026-12-02").exit_code == 0
+    assert project.new_record("add-thread-colour", "2026-12-01").exit_code == 0
     project.add_sidecar_thread_property("size", {"type": "integer"})
     before = project.state()
     result = project.run("record", "refresh", "2026-12-01-add-thread-label")
     assert result.exit_code == 1
     assert result.stderr == (
-        "error: records/2026-12-01-add-thread-label.md: has dependants (2026-12-02-add-thread-colour), so it is "
+        "error: records/2026-12-01-add-thread-label.md: has dependants (2026-12-01-add-thread-colour), so it is "
         "accepted history (record the change in a new record instead)\n")
     assert project.state() == before

@@ -118,7 +118,7 @@ def test_record_new_then_verify_is_clean(model, edits):
             return
         if any(entry["minimum"] == "version-bump" for entry in diff):
             write(root, changed, 2)
-        record(project, "change", "2026-12-02")
+        record(project, "change", "2026-12-01")
         result = project.verify()
         assert result.exit_code == 0, result.output
         after = json.loads(project.run("diff", "--format", "json").stdout)["roots"]

@@ -33,8 +33,9 @@ projects = _helpers("records")
 def case_graphs(case):
     """Old and new graphs of a rule fixture, with the roots its expect.json names or as `diff OLD NEW` reads them."""
     if case.explicit_roots:
-        return (load_jsonschema(fixtures.SOURCE, case.old, case.roots("old"), None),
-                load_jsonschema(fixtures.SOURCE, case.new, case.roots("new"), None))
+        pointer = case.expect.get("format_version")
+        return (load_jsonschema(fixtures.SOURCE, case.old, case.roots("old"), None, pointer),
+                load_jsonschema(fixtures.SOURCE, case.new, case.roots("new"), None, pointer))
     new = load_spec(str(case.new), REPO_ROOT)
     old = load_spec(str(case.old), REPO_ROOT, source=new.source, document_root=document_root_name(new))
     return old, new

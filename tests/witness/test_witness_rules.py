@@ -50,6 +50,11 @@ EXPECTED = {
         ("/oneOf/0/properties/a", "exclusive-alternative-widened", FOUND, OLD, {"b": ""})],
     "exclusive-alternative-widened/positive/type-widened-in-overlapping-oneof": [
         ("/oneOf/0/properties/a", "exclusive-alternative-widened", FOUND, OLD, {"b": "", "a": 0})],
+    # The writer constant is what writers write, not what readers accept: no document shows its change.
+    "format-version-changed/positive/writer-constant-raised": [
+        ("", "format-version-changed", EXHAUSTED, None, None)],
+    "format-version-changed/positive/writer-constant-raised-with-an-addition": [
+        ("", "format-version-changed", EXHAUSTED, None, None)],
     "header-or-envelope-changed/positive/envelope-constraint-loosened": [
         ("/properties/id/maxLength", "header-or-envelope-changed", FOUND, NEW, {"id": "aaaaaaaaaaa"})],
     # A new header root is a version-bump by its role: no direction to show a document for.
@@ -81,6 +86,8 @@ EXPECTED = {
         ("/properties/source/oneOf/developer", "policy-changed", EXHAUSTED, None, None)],
     "policy-changed/positive/policy-version-raised": [
         ("/properties/source", "policy-changed", EXHAUSTED, None, None)],
+    # A role says which rules apply; it changes nothing a validator sees.
+    "policy-changed/positive/role-changed-record-to-event": [("", "policy-changed", EXHAUSTED, None, None)],
     "property-removed/positive/made-reserved": [
         ("/properties/legacy", "property-removed", FOUND, OLD, {"id": "", "legacy": ""})],
     # New data of an open object may hold the removed name with any value; old readers typed it.
@@ -126,8 +133,9 @@ def test_every_version_bump_rule_shows_a_confirmed_witness_somewhere():
     witnessed = {row[1] for rows in EXPECTED.values() for row in rows if row[2] == FOUND}
     bump_rules = {rule.id for rule in RULES if rule.decision == "version-bump"}
     # policy-changed: preservation is invisible to validation; structure-changed: only what no other rule
-    # can name reaches it, and the fixture's change does not alter what validates.
-    assert bump_rules - witnessed == {"policy-changed", "structure-changed"}
+    # can name reaches it, and the fixture's change does not alter what validates; format-version-changed:
+    # the writer constant is not what readers validate.
+    assert bump_rules - witnessed == {"policy-changed", "structure-changed", "format-version-changed"}
 
 
 @pytest.mark.parametrize("case", POSITIVE, ids=lambda case: case.id)
