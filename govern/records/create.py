@@ -209,7 +209,10 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
                       after=inventory.roots[result.root].digest if result.decision != REMOVED else None,
                       format_before=previous.format_after if previous else None,
                       format_after=graph.format_version if graph is not None else None)
-        if entry.decision == VERSION_BUMP and previous is not None and graph is not None and \
+        # A source that has never declared a format version has none to raise (configure format-version
+        # to have the gate hold the version too); one that has must raise it.
+        declares_versions = entry.format_before is not None or entry.format_after is not None
+        if entry.decision == VERSION_BUMP and previous is not None and graph is not None and declares_versions and \
                 not raises_format_version(entry.format_before, entry.format_after):
             problems.append(_not_raised(config, result.root, entry))
         entries.append(entry)

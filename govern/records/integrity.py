@@ -130,7 +130,8 @@ def check_format_versions(history: History, only: str | None = None) -> list[Fin
                     "variant": "new-root", "root": entry.root, "declared": show_version(entry.format_before),
                     "record": record.id}, root=entry.root))
             retired = entry.after is None and source_of(entry.root) not in versions
-            if entry.decision == VERSION_BUMP and entry.predecessor is not None and not retired \
+            unversioned = before is None and entry.format_after is None
+            if entry.decision == VERSION_BUMP and entry.predecessor is not None and not retired and not unversioned \
                     and not raises_format_version(before, entry.format_after):
                 findings.append(Finding("format-version-not-raised", record.source_file,
                                         {"root": entry.root, "before": show_version(before),

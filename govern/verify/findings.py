@@ -212,21 +212,21 @@ FINDING_TABLE: dict[str, dict] = {
                 "zh": "{root} 现在写入的格式版本是 {current}，但其最新记录 {record} 声明的是 {recorded}",
                 "hint_en": "a changed format version is a version-bump: review `govern diff`, then acknowledge it: "
                            "{command}",
-                "hint_zh": "格式版本的变化属于 version-bump：先查看 `govern diff`，再确认这一变更：{command}",
+                "hint_zh": "格式版本的变化属于版本升级：先查看 `govern diff`，再确认这一变更：{command}",
             },
             "recorded-bump": {
                 "en": "{root} is now {digest} but is recorded as {recorded} by its latest record {record}",
                 "zh": "{root} 现在是 {digest}，但其最新记录 {record} 记载的是 {recorded}",
                 "hint_en": "review `govern diff`; a version-bump raises the source's format version in the same "
                            "change, then acknowledge it: {command}",
-                "hint_zh": "先查看 `govern diff`；version-bump 需在同一变更中提高源的格式版本，然后确认这一变更：{command}",
+                "hint_zh": "先查看 `govern diff`；版本升级需在同一变更中提高来源的格式版本，然后确认这一变更：{command}",
             },
             "role": {
                 "en": "{root} now has the role {current} but its latest record {record} recorded {recorded}",
                 "zh": "{root} 现在的角色是 {current}，但其最新记录 {record} 记载的是 {recorded}",
                 "hint_en": "a role change is a policy change, a version-bump: raise the source's format version in "
                            "the same change, then acknowledge it: {command}",
-                "hint_zh": "角色变化属于策略变更，即 version-bump：请在同一变更中提高源的格式版本，然后确认这一变更：{command}",
+                "hint_zh": "角色变化属于策略变更，即版本升级：请在同一变更中提高来源的格式版本，然后确认这一变更：{command}",
             },
             "removed": {
                 "en": "{root} is now {digest} but was removed by its latest record {record}",

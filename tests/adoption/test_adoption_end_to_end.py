@@ -57,12 +57,12 @@ def test_a_new_repository_adopts_govern_from_init_to_a_gated_merge(app: App, tmp
     app.write("prose.yaml", english_prose(title="Bound the region", compatibility="Longer regions were never "
                                           "written.", verification="govern diff reports the bound only."))
     recorded = app.run("record", "new", "bound-region", "--prose", str(app.path("prose.yaml")),
-                       "--decision", "version-bump", "--date", "2026-12-02")
+                       "--decision", "version-bump", "--date", "2026-12-01")
     assert recorded.exit_code == 0, recorded.output
     app.path("prose.yaml").unlink()
     for output_format in ("text", "json", "github", "sarif", "markdown"):
         assert app.run("verify", "--format", output_format).exit_code == 0, output_format
-    assert app.run("log", "config:AppConfig").stdout.splitlines()[1].startswith("  2026-12-02-bound-region  "
+    assert app.run("log", "config:AppConfig").stdout.splitlines()[1].startswith("  2026-12-01-bound-region  "
                                                                                 "version-bump")
     # The hooks as pre-commit runs them: a stale generated file is regenerated (and the commit stops).
     app.path("schemas/catalog.md").write_text("edited by hand\n")

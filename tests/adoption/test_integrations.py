@@ -57,7 +57,7 @@ def test_the_action_script_gates_annotates_and_summarizes(repo_with_baseline: Ap
 
     app.write("prose.yaml", english_prose(title="Note on placed orders"))
     assert app.run("record", "new", "order-note", "--prose", str(app.path("prose.yaml")),
-                   "--date", "2026-12-02").exit_code == 0
+                   "--date", "2026-12-01").exit_code == 0
     app.path("prose.yaml").unlink()
     summary.unlink()
     result, summary, _ = run_verify_step(app, tmp_path, "main")
@@ -65,7 +65,7 @@ def test_the_action_script_gates_annotates_and_summarizes(repo_with_baseline: Ap
     assert result.stdout == ""  # no annotations when clean
     text = summary.read_text()
     assert text.startswith("### govern verify: clean\n")
-    assert "- `2026-12-02-order-note`: Note on placed orders" in text
+    assert "- `2026-12-01-order-note`: Note on placed orders" in text
 
 
 def test_the_hooks_file_declares_the_two_hooks() -> None:

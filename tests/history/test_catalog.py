@@ -8,8 +8,8 @@ from history_project import Project
 
 HISTORY = [("2026-11-30-baseline", "2026-11-30", "same-version", "– → `1`; new root"),
            ("2026-12-01-thread-label", "2026-12-01", "same-version", "`1`"),
-           ("2026-12-02-sidecar-format-2", "2026-12-02", "version-bump", "`1` → `2`"),
-           ("2026-12-03-sidecar-format-3", "2026-12-03", "version-bump", "`2` → `3`")]
+           ("2026-12-01-sidecar-format-2", "2026-12-01", "version-bump", "`1` → `2`"),
+           ("2026-12-01-sidecar-format-3", "2026-12-01", "version-bump", "`2` → `3`")]
 
 
 def section(text: str, heading: str) -> str:
@@ -25,7 +25,7 @@ def test_each_root_lists_its_records_linked_to_the_record_files(three_formats: P
                      for record, date, decision, versions in HISTORY]
     chinese = three_formats.path("schemas/catalog.zh.md").read_text(encoding="utf-8")
     lines = [line for line in section(chinese, "### `sidecar:Artifact`").splitlines() if line.startswith("- ")]
-    assert lines[2] == "- [2026-12-02-sidecar-format-2](../records/2026-12-02-sidecar-format-2.zh.md)（2026-12-02）：" \
+    assert lines[2] == "- [2026-12-01-sidecar-format-2](../records/2026-12-01-sidecar-format-2.zh.md)（2026-12-01）：" \
                        "版本升级，格式版本 `1` → `2`"
     for text in (english, chinese):
         for target in re.findall(r"\]\((\.\./records/[^)]+)\)", text):
@@ -78,13 +78,13 @@ def test_a_retired_root_keeps_its_history_ending_in_its_tombstone(tmp_path) -> N
     project = Project(root, CliRunner())
     assert project.new_record("baseline", "2026-12-01").exit_code == 0
     (root / "pyproject.toml").write_text(config.format(roots='{ A = { at = "#/$defs/A" } }'), encoding="utf-8")
-    result = project.new_record("retire-b", "2026-12-02", "--decision", "version-bump")
+    result = project.new_record("retire-b", "2026-12-01", "--decision", "version-bump")
     assert result.exit_code == 0, result.output
     english = project.path("schemas/catalog.md").read_text(encoding="utf-8")
     assert section(english, "### `notes:B`").splitlines()[2:] == [
         "- [2026-12-01-baseline](../records/2026-12-01-baseline.md) (2026-12-01): same-version, format version –; "
         "new root",
-        "- [2026-12-02-retire-b](../records/2026-12-02-retire-b.md) (2026-12-02): version-bump, format version –; "
+        "- [2026-12-01-retire-b](../records/2026-12-01-retire-b.md) (2026-12-01): version-bump, format version –; "
         "removed (tombstone)"]
     chinese = project.path("schemas/catalog.zh.md").read_text(encoding="utf-8")
     assert section(chinese, "### `notes:B`").splitlines()[-1].endswith("版本升级，格式版本 –；已删除（墓碑）")

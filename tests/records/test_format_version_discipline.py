@@ -79,20 +79,6 @@ def test_a_hand_edited_after_version_is_refused_by_sync_and_found_by_verify(proj
     assert "format-version-mismatch" in ids
 
 
-def test_a_version_bump_on_a_source_without_a_format_version_is_refused(small, prose):
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
-              "$defs": {"Doc": {"type": "object", "properties": {"id": {"type": "string"}}}}}
-    project = small({"s.json": schema}, [{"name": "s", "kind": "jsonschema", "path": "s.json",
-                                          "roots": {"Doc": {"at": "#/$defs/Doc"}}}])
-    project.write_prose(prose)
-    assert project.new_record("baseline", "2026-12-01").exit_code == 0
-    schema["$defs"]["Doc"]["properties"]["id"] = {"type": "integer"}
-    project.dump_json("s.json", schema)
-    result = project.new_record("retype-id", "2026-12-01")
-    assert result.exit_code == 1
-    assert "a version-bump must raise the format version, but source s declares none" in result.stderr
-
-
 MODELS = '''
 from pydantic import BaseModel, Field
 

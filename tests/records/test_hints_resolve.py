@@ -183,6 +183,15 @@ def inventory_stale(project):
                     '"description": "The document that this sidecar describes."')
 
 
+def catalog_made_a_folder(project):
+    project.path("schemas/catalog.md").unlink()
+    project.path("schemas/catalog.md").mkdir()
+
+
+def catalog_made_a_file_again(project):
+    project.path("schemas/catalog.md").rmdir()
+
+
 # (finding id, variant) -> (scenario, manual step the hint asks for before its commands, or None)
 SCENARIOS = {
     ("record-syntax", "consistency"): (consistency_unreadable, None),
@@ -206,6 +215,7 @@ SCENARIOS = {
     ("format-version-mismatch", "new-root"): (new_root_with_before, None),
     ("format-version-not-raised", ""): (version_not_raised, None),
     ("generated-stale", ""): (inventory_stale, None),
+    ("generated-stale", "unreadable"): (catalog_made_a_folder, catalog_made_a_file_again),
 }
 # Hints whose commands are proven by tests elsewhere, named here so none is forgotten.
 COVERED_ELSEWHERE = {

@@ -41,7 +41,7 @@ def test_a_date_after_tomorrow_is_refused(project):
     later = (dt.datetime.now(dt.timezone.utc).date() + dt.timedelta(days=2)).isoformat()
     result = project.new_record("label", later)
     assert result.exit_code == 1
-    assert f"is after tomorrow (UTC)" in result.stderr
+    assert "is after tomorrow (UTC)" in result.stderr
     tomorrow = (dt.datetime.now(dt.timezone.utc).date() + dt.timedelta(days=1)).isoformat()
     assert project.new_record("label", tomorrow).exit_code == 0
 
