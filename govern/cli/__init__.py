@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "digests": ("govern.cli.digests", "digests", "Print the digest of every root (configured, or of files given)."),
     "diff": ("govern.cli.diff", "diff", "Classify structural changes against the last record, or between two files."),
     "record": ("govern.cli.record", "record", "Create, refresh and sync dated bilingual change records."),
+    "archive": ("govern.cli.archive", "archive", "Write the type differences between consecutive git tags (history only)."),
     "formats": ("govern.cli.formats", "formats", "Write a complete schema per source and format version from the records."),
     "log": ("govern.cli.log", "log", "Print a root's history: records, dates, decisions, format versions."),
     "heads": ("govern.cli.log", "heads", "Print the latest record of every root."),

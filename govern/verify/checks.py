@@ -65,6 +65,9 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
     for obsolete in obsolete_files(config, generated) if len(generated) > 1 else ():
         findings.append(Finding("generated-stale", obsolete.relative_to(config.project_root).as_posix(),
                                 {"variant": "obsolete"}))
+    from govern.catalog.archive import check_archive
+
+    findings.extend(check_archive(config))  # its format only: the archive acknowledges nothing
     return sorted(set(findings), key=Finding.sort_key), inventory, history
 
 

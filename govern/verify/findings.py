@@ -348,6 +348,15 @@ FINDING_TABLE: dict[str, dict] = {
             },
         },
     },
+    "archive-malformed": {
+        "title": ("A prerelease archive file is malformed", "预发布归档文件格式错误"),
+        "texts": {"": {
+            "en": "is not a prerelease archive file: {reason}",
+            "zh": "不是预发布归档文件：{reason}",
+            "hint_en": "regenerate the archive with `govern archive`",
+            "hint_zh": "用 `govern archive` 重新生成归档",
+        }},
+    },
     "source-unreadable": {
         "title": ("A source cannot be read", "无法读取来源"),
         "texts": {"": {
