@@ -39,11 +39,9 @@ def reports_errors(command: F) -> F:
 
 
 def _machine_format(options: dict[str, Any]) -> str | None:
-    """The machine-readable format a command was asked for (`--format json|sarif|github`, `--json`), if any."""
+    """The machine-readable format a command was asked for with `--format json|sarif|github`, if any."""
     chosen = options.get("output_format")
-    if chosen in ("json", "sarif", "github"):
-        return chosen
-    return "json" if options.get("as_json") is True else None
+    return chosen if chosen in ("json", "sarif", "github") else None
 
 
 def project_option(command: F) -> F:
