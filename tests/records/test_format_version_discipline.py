@@ -23,18 +23,18 @@ def test_a_writer_constant_changed_alone_is_an_unacknowledged_change(project):
     findings = project.findings()
     changed = [finding for finding in findings if finding["id"] == "unacknowledged-change"]
     assert changed and all(finding["root"].startswith("grp:") for finding in changed)
-    assert changed[0]["message"].endswith(f'now writes format version "0.3.0" but its latest record {BASELINE} '
-                                          'declares "0.2.0"')
+    assert changed[0]["message"].endswith('now writes format version "0.3.0" but its latest record '
+                                          '2026-11-30-coordination-0-2-1-writer-constant declares "0.2.1"')
     diff = json.loads(project.run("diff", "--format", "json").stdout)["roots"]
     grp = [root for root in diff if root["root"].startswith("grp:")]
     assert {root["decision"] for root in grp} == {"version-bump"}
     assert grp[0]["changes"] == [{"path": "", "kind": "format-version-changed", "rule": "format-version-changed",
                                   "decision": "version-bump", "breaks": ["new-data-old-readers"],
-                                  "args": {"new": '"0.3.0"', "old": '"0.2.0"'}}]
+                                  "args": {"new": '"0.3.0"', "old": '"0.2.1"'}}]
     result = project.new_record("grp-0-3", "2026-12-01")
     assert result.exit_code == 0, result.output
     english = project.record("2026-12-01-grp-0-3").read_text(encoding="utf-8")
-    assert 'format-version:\n      before: "0.2.0"\n      after: "0.3.0"\n' in english
+    assert 'format-version:\n      before: "0.2.1"\n      after: "0.3.0"\n' in english
     assert project.verify().exit_code == 0, project.verify().output
 
 

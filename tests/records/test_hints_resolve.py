@@ -169,7 +169,7 @@ def before_version_edited(project):
 def new_root_with_before(project):
     project.edit_json(OPENAPI, add_grp_body)
     assert project.new_record("ping", "2026-12-01").exit_code == 0
-    both(project, "2026-12-01-ping", '      before: null\n      after: "0.2.0"', '      before: "0.1.0"\n      after: "0.2.0"')
+    both(project, "2026-12-01-ping", '      before: null\n      after: "0.2.1"', '      before: "0.1.0"\n      after: "0.2.1"')
 
 
 def version_not_raised(project):

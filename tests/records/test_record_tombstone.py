@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-BASELINE = "2026-11-30-baseline"
+BASELINE = "2026-11-30-coordination-0-2-1-writer-constant"  # the latest record of grp:ActionClaimRequest
 OPENAPI = "schemas/grp-coordination.openapi.json"
 RECORD = "2026-12-01-retire-action-claim"
 
@@ -39,8 +39,8 @@ def test_a_tombstone_must_raise_the_format_version(project) -> None:
     result = project.new_record("retire-action-claim", "2026-12-01", "--decision", "version-bump")
     assert result.exit_code == 1
     assert result.stderr == (
-        'error: grp:ActionClaimRequest: a version-bump must raise the format version, which stays "0.2.0" -> '
-        '"0.2.0" (raise the format version of source grp (at /info/version) in the same change)\n')
+        'error: grp:ActionClaimRequest: a version-bump must raise the format version, which stays "0.2.1" -> '
+        '"0.2.1" (raise the format version of source grp (at /info/version) in the same change)\n')
     assert project.state() == before
 
 
@@ -52,7 +52,7 @@ def test_a_tombstone_record_acknowledges_the_removal(project) -> None:
     assert result.stdout.endswith(f"wrote records for {RECORD}\n")
     english = project.record(RECORD).read_text(encoding="utf-8")
     assert (f'  - root: "grp:ActionClaimRequest"\n    predecessor: "{BASELINE}"\n') in english
-    assert ('    after: null\n    decision: "version-bump"\n    format-version:\n      before: "0.2.0"\n'
+    assert ('    after: null\n    decision: "version-bump"\n    format-version:\n      before: "0.2.1"\n'
             '      after: "0.3.0"\n') in english
     assert "- `grp:ActionClaimRequest`: version-bump (root removed (tombstone))" in english
     assert "- `grp:ActionClaimRequest`: 版本升级（删除根类型（墓碑））" in \
