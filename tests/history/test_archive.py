@@ -29,7 +29,7 @@ def tagged(project: Project) -> Project:
     git(project, "add", "-A")
     git(project, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "label")
     git(project, "tag", "v1.0.0")
-    bump(project, 2, "origin", "sidecar-format-2", "2026-12-02")
+    bump(project, 2, "origin", "sidecar-format-2", "2026-12-01")
     return project
 
 
@@ -109,7 +109,7 @@ def test_done_when_end_to_end(tagged: Project, tmp_path) -> None:
     assert tagged.verify().exit_code == 0, tagged.verify().output
     assert tagged.run("extract", "--check").exit_code == 0
     english = tagged.path("schemas/catalog.md").read_text(encoding="utf-8")
-    assert "- [2026-12-02-sidecar-format-2](../records/2026-12-02-sidecar-format-2.md) (2026-12-02): version-bump, " \
+    assert "- [2026-12-01-sidecar-format-2](../records/2026-12-01-sidecar-format-2.md) (2026-12-01): version-bump, " \
            "format version `1` → `2`" in english
     assert "| `origin` | The origin of the sidecar. |" in english
     chinese = tagged.path("schemas/catalog.zh.md").read_text(encoding="utf-8")

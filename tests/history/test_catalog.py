@@ -30,10 +30,12 @@ def test_each_root_lists_its_records_linked_to_the_record_files(three_formats: P
     for text in (english, chinese):
         for target in re.findall(r"\]\((\.\./records/[^)]+)\)", text):
             assert (three_formats.path("schemas") / target).is_file(), target
-    # Roots no record touched since the baseline list only the baseline.
+    # A root whose structure never changed lists the baseline and the record of its writer constant.
     grp = [line for line in section(english, "### `grp:ArtifactView`").splitlines() if line.startswith("- ")]
     assert grp == ["- [2026-11-30-baseline](../records/2026-11-30-baseline.md) (2026-11-30): same-version, "
-                   "format version – → `0.2.0`; new root"]
+                   "format version – → `0.2.0`; new root",
+                   "- [2026-11-30-coordination-0-2-1-writer-constant](../records/2026-11-30-coordination-0-2-1-"
+                   "writer-constant.md) (2026-11-30): version-bump, format version `0.2.0` → `0.2.1`"]
 
 
 def test_each_root_shows_the_format_version_it_stands_at(three_formats: Project) -> None:
@@ -41,7 +43,7 @@ def test_each_root_shows_the_format_version_it_stands_at(three_formats: Project)
     row = next(line for line in english.splitlines() if line.startswith("| `sidecar:Artifact` |"))
     assert row.split(" | ")[1:4] == ["record", "[`Artifact`](#type-sidecar-artifact)", "`3`"]
     row = next(line for line in english.splitlines() if line.startswith("| `grp:ArtifactView` |"))
-    assert row.split(" | ")[3] == "`0.2.0`"
+    assert row.split(" | ")[3] == "`0.2.1`"
 
 
 def test_properties_show_their_source_descriptions(three_formats: Project) -> None:
