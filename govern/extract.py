@@ -45,7 +45,10 @@ def generated_files(config: Config, inventory: Inventory, history: "History | No
     records = config.path(config.records_dir)
     languages = tuple(config.languages)
     formats = format_reference_files(config, history)
-    files = [GeneratedFile(schemas / "inventory.json", inventory_json(inventory))]
+    from govern.sources.locate import root_locations
+
+    locations = root_locations(config, list(inventory.graphs))
+    files = [GeneratedFile(schemas / "inventory.json", inventory_json(inventory, locations))]
     for language in page_languages(languages):
         files.append(GeneratedFile(schemas / page_name("catalog", language),
                                    render_catalog(inventory, language, history, schemas, records, languages,

@@ -124,14 +124,17 @@ def isolated_imports(packages: set[str]) -> Iterator[None]:
         sys.modules.update(stashed)
 
 
-def load_configured_isolated(config: Config) -> list:
-    """The configured sources of a copy of the project, its modules imported apart from the current copy's."""
+def load_configured_isolated(config: Config, then=None):
+    """The configured sources of a copy of the project, its modules imported apart from the current copy's;
+    `then(graphs)`, when given, runs while that copy is imported (it may look at the models) and its
+    result is returned instead of the graphs."""
     from govern.sources.load import load_configured
 
     packages = {source.path.partition(":")[0].partition(".")[0] for source in config.sources
                 if source.kind == "pydantic"}
     with isolated_imports(packages):
-        return load_configured(config)
+        graphs = load_configured(config)
+        return then(graphs) if then is not None else graphs
 
 
 def load_at(config: Config, ref: str) -> list:
@@ -206,7 +209,7 @@ def regenerate_merged(repository: Repository, path: str) -> str:
                                   "then run `govern extract`")
         if path not in generated_names:
             raise MergeUnresolved(f"{path} is not a file `govern extract` generates")
-        files = generated_files(config, build_inventory(load_configured_isolated(config)))
+        files = load_configured_isolated(config, lambda graphs: generated_files(config, build_inventory(graphs)))
         return {file.path.relative_to(Path(temporary)).as_posix(): file.text for file in files}[path]
 
 

@@ -56,7 +56,10 @@ def build_inventory(graphs: list[TypeGraph]) -> Inventory:
                      dict(sorted(types.items())))
 
 
-def inventory_json(inventory: Inventory) -> str:
+def inventory_json(inventory: Inventory, locations: dict[str, str] | None = None) -> str:
+    """The inventory document; `locations` (root id -> `file:line`) are recorded beside the digests, which
+    never cover them."""
+    locations = locations or {}
     document = {
         "$generated": GENERATED_NOTE,
         "format": inventory.format,
@@ -66,7 +69,8 @@ def inventory_json(inventory: Inventory) -> str:
             for graph in inventory.graphs
         },
         "roots": {
-            root.id: {"role": root.role, "type": f"{root.source}:{root.type_name}", "digest": root.digest}
+            root.id: {"role": root.role, "type": f"{root.source}:{root.type_name}", "digest": root.digest,
+                      **({"location": locations[root.id]} if root.id in locations else {})}
             for root in inventory.roots.values()
         },
         "types": {

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 from govern import __version__
 from govern.verify.findings import LANGUAGES, Finding, title
 
+FULL_DIGEST = re.compile(r"(sha256:[0-9a-f]{12})[0-9a-f]{52}")
 FORMATS = ("text", "json", "github", "sarif", "markdown")
 
 # The reports' own words around the findings' messages, per language.
@@ -179,6 +181,11 @@ def render_sarif(findings: list[Finding], *, language: str = "en") -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+def _short_digests(text: str) -> str:
+    """A table cell shows a digest's first 12 hex digits; JSON and SARIF keep the full value."""
+    return FULL_DIGEST.sub(lambda match: match.group(1) + "…", text)
+
+
 def render_markdown(findings: list[Finding], suggestion=None, *, language: str = "en") -> str:
     """A pull-request comment; `suggestion` (command and pre-filled prose) closes it when changes are unacknowledged."""
     labels = LABELS[language]
@@ -186,7 +193,7 @@ def render_markdown(findings: list[Finding], suggestion=None, *, language: str =
         return labels["md-clean"] + "\n"
     lines = [_count("md-count", findings, language), "", labels["md-header"], "|---|---|---|---|"]
     for finding in findings:
-        cell = lambda text: (text or "").replace("|", "\\|").replace("\n", " ")  # noqa: E731
+        cell = lambda text: _short_digests(text or "").replace("|", "\\|").replace("\n", " ")  # noqa: E731
         lines.append(f"| `{finding.id}` | `{_where(finding)}` | {cell(finding.message(language))} | "
                      f"{cell(finding.hint(language))} |")
     unacknowledged = [f for f in findings if f.id.startswith("unacknowledged")]

@@ -50,7 +50,8 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
     # An unreadable record drops out of the history, which would make its roots look unacknowledged
     # against the record before it; its syntax finding already names the real problem.
     if all(record.declaration is not None for record in history.records.values()):
-        findings.extend(check_current(history, inventory, config, snapshots))
+        findings.extend(check_current(history, inventory, config, snapshots,
+                                      _changed_places(config, history, inventory)))
     # Before the first record the baseline writes the generated files; its one finding says so.
     generated = generated_files(config, inventory, history) if history.records else []
     if any(finding.id in DAMAGED_RECORD for finding in findings):
@@ -178,9 +179,30 @@ def _recorded_role(graphs: list[TypeGraph], root_id: str) -> str | None:
     return None
 
 
+def _changed_places(config: Config, history: History,
+                    inventory: Inventory) -> dict[str, tuple[str, int | None, str, str | None]]:
+    """root -> (file, line, what changed, minimum decision) for every root that differs from its latest record."""
+    from govern.records.create import pending_changes
+    from govern.sources.locate import root_locations
+
+    if not history.records:
+        return {}
+    locations = root_locations(config, list(inventory.graphs))
+    places = {}
+    for result in pending_changes(config, history, list(inventory.graphs)):
+        file, _, line = locations.get(result.root, "").partition(":")
+        changes = [f"{change.path or '/'} {change.kind} ({change.decision})" for change in result.changes]
+        summary = "; ".join(changes[:3]) + (f"; and {len(changes) - 3} more" if len(changes) > 3 else "")
+        places[result.root] = (file, int(line) if line.isdigit() else None, summary or result.minimum or "",
+                               result.minimum)
+    return places
+
+
 def check_current(history: History, inventory: Inventory, config: Config,
-                  snapshots: dict[str, list[TypeGraph]] | None = None) -> list[Finding]:
+                  snapshots: dict[str, list[TypeGraph]] | None = None,
+                  places: dict[str, tuple[str, int | None, str, str | None]] | None = None) -> list[Finding]:
     snapshots = snapshots or {}
+    places = places or {}
     findings = []
     records_dir = config.records_dir
     if not history.records and inventory.roots:
@@ -204,9 +226,17 @@ def check_current(history: History, inventory: Inventory, config: Config,
             continue
         recorded_role = _recorded_role(snapshots.get(latest, []), root_id)
         current_version = inventory.graph(root.source).format_version
+        file, line, changes, minimum = places.get(root_id, ("", None, "", None))
         if entry.after != root.digest:
-            state = {"variant": "removed"} if entry.after is None else \
-                {"variant": _recorded_variant(snapshots.get(latest), inventory, root_id), "recorded": entry.after}
+            if entry.after is None:
+                state = {"variant": "removed"}
+            elif file and changes:
+                # The annotation belongs where the type is written, saying what changed there.
+                state = {"variant": "changed-bump" if minimum == VERSION_BUMP else "changed",
+                         "recorded": entry.after, "changes": changes}
+            else:
+                state = {"variant": _recorded_variant(snapshots.get(latest), inventory, root_id),
+                         "recorded": entry.after}
         elif not same_version(entry.format_after, current_version):
             # The writer constant is part of what is acknowledged, though it is not part of the digest.
             state = {"variant": "format-version", "recorded": show_version(entry.format_after),
@@ -215,9 +245,10 @@ def check_current(history: History, inventory: Inventory, config: Config,
             state = {"variant": "role", "recorded": recorded_role, "current": root.role}
         else:
             continue
-        findings.append(Finding("unacknowledged-change", history.records[latest].source_file,
+        located = state["variant"] in ("changed", "changed-bump")
+        findings.append(Finding("unacknowledged-change", file if located else history.records[latest].source_file,
                                 {**state, "root": root_id, "digest": root.digest, "record": latest,
-                                 "command": command}, root=root_id))
+                                 "command": command}, root=root_id, line=line if located else None))
     for root_id in sorted(history.by_root.keys() - inventory.roots.keys()):
         latest = history.latest(root_id)
         declaration = history.records[latest].declaration if latest else None

@@ -228,6 +228,20 @@ FINDING_TABLE: dict[str, dict] = {
                            "the same change, then acknowledge it: {command}",
                 "hint_zh": "角色变化属于策略变更，即版本升级：请在同一变更中提高来源的格式版本，然后确认这一变更：{command}",
             },
+            # Where the changed type is written, and what changed in it.
+            "changed": {
+                "en": "{root} changed since its latest record {record}: {changes}",
+                "zh": "{root} 自其最新记录 {record} 以来已变更：{changes}",
+                "hint_en": "review `govern diff`, then acknowledge it: {command}",
+                "hint_zh": "先查看 `govern diff`，再确认这一变更：{command}",
+            },
+            "changed-bump": {
+                "en": "{root} changed since its latest record {record}: {changes}",
+                "zh": "{root} 自其最新记录 {record} 以来已变更：{changes}",
+                "hint_en": "review `govern diff`; a version-bump raises the source's format version in the same "
+                           "change, then acknowledge it: {command}",
+                "hint_zh": "先查看 `govern diff`；版本升级需在同一变更中提高来源的格式版本，然后确认这一变更：{command}",
+            },
             "removed": {
                 "en": "{root} is now {digest} but was removed by its latest record {record}",
                 "zh": "{root} 现在是 {digest}，但其最新记录 {record} 已将它删除",

@@ -89,8 +89,9 @@ def test_github_output_annotates_files_and_lines(mismatched) -> None:
     assert lines and all(line.startswith("::error file=") for line in lines)
     assert (f"::error file=records/{RECORD}.zh.md,line=2,title=declaration-mismatch::its machine declaration "
             f"differs from the English one (fix: copy the declaration from records/{RECORD}.md unchanged)") in lines
-    assert any(line.startswith(f"::error file=records/{RECORD}.md,title=unacknowledged-change::sidecar:Artifact "
-                               "is now sha256:") for line in lines)
+    assert any(line.startswith("::error file=schemas/coauthoring-sidecar.schema.json,line=1,"
+                               "title=unacknowledged-change::sidecar:Artifact changed since its latest record ")
+               for line in lines)
     assert "::error file=schemas/inventory.json,title=generated-stale::does not match the current sources (fix: " \
            "run `govern extract`)" in lines
 
@@ -100,11 +101,12 @@ def test_json_output_lists_findings_with_ids(mismatched) -> None:
     assert result.exit_code == 1
     document = json.loads(result.stdout)
     assert document["clean"] is False
-    assert [f["id"] for f in document["findings"]] == [
-        "unacknowledged-change", "declaration-mismatch", "generated-stale", "generated-stale", "generated-stale"]
-    change = document["findings"][0]
+    assert sorted(f["id"] for f in document["findings"]) == [
+        "declaration-mismatch", "generated-stale", "generated-stale", "generated-stale", "unacknowledged-change"]
+    change = next(f for f in document["findings"] if f["id"] == "unacknowledged-change")
     assert set(change) == {"id", "path", "line", "message", "hint", "root"}
-    assert change["root"] == "sidecar:Artifact" and change["path"] == f"records/{RECORD}.md"
+    # Where the changed type is written, not the record it differs from.
+    assert change["root"] == "sidecar:Artifact" and change["path"] == "schemas/coauthoring-sidecar.schema.json"
 
 
 def test_json_output_when_clean(project) -> None:

@@ -1,0 +1,127 @@
+"""Where a root's type is written: the source file and line, for findings and the inventory.
+
+Locations are annotations: the inventory records them and findings point at them; no digest covers them.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from json.decoder import scanstring
+from pathlib import Path
+
+from govern.config import Config
+from govern.model.graph import TypeGraph
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+_SCALAR = re.compile(r"[^,\]}\s]+")
+
+
+def pointer_line(text: str, pointer: str) -> int | None:
+    """The line of the key (or array element) a JSON pointer ends at; 1 for the whole document."""
+    tokens = [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]] if pointer else []
+    index, start = _skip(text, 0), 0
+    try:
+        for token in tokens:
+            index, start = _member(text, index, token)
+            if index is None:
+                return None
+    except (IndexError, ValueError):  # not JSON text (a YAML source): no line
+        return None
+    return text.count("\n", 0, start) + 1
+
+
+def _skip(text: str, index: int) -> int:
+    return _WHITESPACE.match(text, index).end()
+
+
+def _member(text: str, index: int, token: str) -> tuple[int | None, int]:
+    """(where the member's value starts, where the member starts) inside the container at index."""
+    opener = text[index]
+    if opener not in "{[":
+        return None, 0
+    position, count = _skip(text, index + 1), 0
+    while text[position] not in "}]":
+        start = position
+        if opener == "{":
+            key, position = scanstring(text, position + 1)
+            position = _skip(text, position)
+            position = _skip(text, position + 1)  # past ':'
+            if key == token:
+                return position, start
+        elif str(count) == token:
+            return position, start
+        position = _skip(text, _skip_value(text, position))
+        count += 1
+        if text[position] == ",":
+            position = _skip(text, position + 1)
+    return None, 0
+
+
+def _skip_value(text: str, index: int) -> int:
+    if text[index] == '"':
+        return scanstring(text, index + 1)[1]
+    if text[index] not in "{[":
+        return _SCALAR.match(text, index).end()
+    depth = 0
+    for match in _NESTING.finditer(text, index):
+        token = match.group(0)
+        if token in "{[":
+            depth += 1
+        elif token in "}]":
+            depth -= 1
+            if depth == 0:
+                return match.end()
+    raise ValueError("unterminated container")
+
+
+def root_locations(config: Config, graphs: list[TypeGraph]) -> dict[str, str]:
+    """root id -> `file:line` (relative to the project) of the type each configured root is read from."""
+    found: dict[str, str] = {}
+    texts: dict[str, str | None] = {}
+    by_source = {source.name: source for source in config.sources}
+    for graph in graphs:
+        source = by_source.get(graph.source)
+        if source is None:
+            continue
+        for root_id, root in graph.roots.items():
+            if source.kind == "pydantic":
+                location = _model_location(config, source, root_id.partition(":")[2])
+            else:
+                file, _, pointer = graph.locations.get(root.type_key, "").partition("#")
+                if file not in texts:
+                    texts[file] = _read(config.project_root / file)
+                line = pointer_line(texts[file], pointer) if texts[file] is not None else None
+                location = f"{file}:{line}" if line else file
+            if location:
+                found[root_id] = location
+    return found
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _model_location(config: Config, source, name: str) -> str | None:
+    import inspect
+
+    from govern.sources.pydantic import MODES, imported_from
+
+    for suffix in MODES.values():
+        if suffix and name.endswith(suffix):
+            name = name[: -len(suffix)]
+    declared = {root.name: root.at for root in source.roots}
+    module_name, _, model_name = source.path.partition(":")
+    model = getattr(sys.modules.get(module_name), declared.get(name) or model_name or name, None)
+    file = imported_from(module_name, config.project_root)
+    if model is None or file in ("installed", "no file"):
+        return None
+    try:
+        line = inspect.getsourcelines(model)[1]
+    except (OSError, TypeError):
+        return file
+    return f"{file}:{line}"
