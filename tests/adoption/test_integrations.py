@@ -49,7 +49,7 @@ def test_the_action_script_gates_annotates_and_summarizes(repo_with_baseline: Ap
     events.write_text(events.read_text().replace("    order_id: str\n", "    order_id: str\n    note: str | None = None\n", 1))
     result, summary, outputs = run_verify_step(app, tmp_path, "main")
     assert result.returncode == 1  # findings fail the job
-    assert "::error file=records/2026-12-01-baseline.md,title=unacknowledged-change::" in result.stdout
+    assert "::error file=shop/events.py,line=8,title=unacknowledged-change::" in result.stdout
     assert "#### Acknowledge the change to `events:OrderPlaced`" in summary.read_text()
     sarif = json.loads((tmp_path / "govern.sarif").read_text())
     assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"][0]["ruleId"] == "unacknowledged-change"
