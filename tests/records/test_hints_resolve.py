@@ -204,6 +204,8 @@ SCENARIOS = {
     ("baseline-misplaced", ""): (baseline_claimed, None),
     ("unacknowledged-change", "recorded"): (structure_changed, None),
     ("unacknowledged-change", "recorded-bump"): (structure_broken, raise_sidecar_by_hand),
+    ("unacknowledged-change", "changed"): (structure_changed, None),
+    ("unacknowledged-change", "changed-bump"): (structure_broken, raise_sidecar_by_hand),
     ("unacknowledged-change", "format-version"): (format_version_changed, None),
     ("unacknowledged-change", "role"): (role_changed, raise_sidecar_by_hand),
     ("unacknowledged-change", "removed"): (root_restored, None),
