@@ -45,4 +45,6 @@ def diff_text(results: list[RootDiff], show_unchanged: bool = False, change_line
     unchanged = sum(1 for result in results if result.decision == "unchanged")
     lines.append(f"{len(results)} roots: {len(results) - unchanged} changed, {unchanged} unchanged")
     lines.extend(footer or ())
-    return "\n".join(lines) + "\n"
+    from govern.report.render import one_line
+
+    return "\n".join(one_line(line) for line in lines) + "\n"

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from govern.cli._common import reports_errors
+from govern.report.render import one_line
 from govern.errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT, GovernError
 
 _FILE = click.Path(path_type=Path, dir_okay=True, exists=False)
@@ -20,7 +21,7 @@ _FILE = click.Path(path_type=Path, dir_okay=True, exists=False)
 
 def _echo_problems(error: GovernError) -> None:
     for problem in error.problems:
-        click.echo(f"error: {problem.render()}", err=True)
+        click.echo(f"error: {one_line(problem.render())}", err=True)
 
 
 @click.group("sidecar")
@@ -60,9 +61,10 @@ def validate(files: tuple[Path, ...], output_format: str) -> None:
                                   for f in report.findings]})
         if output_format == "text":
             for finding in report.findings:
-                click.echo(f"{path}: {finding.severity}: {finding.pointer or '/'}: {finding.message} [{finding.id}]")
+                click.echo(one_line(f"{path}: {finding.severity}: {finding.pointer or '/'}: {finding.message} "
+                                    f"[{finding.id}]"))
             if report.valid:
-                click.echo(f"{path}: valid" + (" (read-only: newer major)" if report.newer_major else ""))
+                click.echo(one_line(f"{path}: valid" + (" (read-only: newer major)" if report.newer_major else "")))
     if output_format == "json":
         click.echo(json.dumps({"files": rows}, indent=2, ensure_ascii=False))
     sys.exit(exit_code)
@@ -94,7 +96,7 @@ def fmt(files: tuple[Path, ...], check: bool, prune_anchors: bool) -> None:
         if not result.changed:
             continue
         if check:
-            click.echo(f"{path}: not canonical, run `govern sidecar fmt {path}`{pruned}")
+            click.echo(one_line(f"{path}: not canonical, run `govern sidecar fmt {path}`{pruned}"))
             exit_code = max(exit_code, EXIT_FINDINGS)
         else:
             try:
@@ -103,15 +105,15 @@ def fmt(files: tuple[Path, ...], check: bool, prune_anchors: bool) -> None:
                 _echo_problems(error)
                 exit_code = max(exit_code, error.exit_code)
                 continue
-            click.echo(f"{path}: formatted{pruned}")
+            click.echo(one_line(f"{path}: formatted{pruned}"))
     sys.exit(exit_code)
 
 
 def _report_divergences(result) -> None:
     for divergence in result.divergences:
-        click.echo(f"merged: {divergence.describe()}", err=True)
+        click.echo(one_line(f"merged: {divergence.describe()}"), err=True)
     for anchor_id in result.pruned:
-        click.echo(f"merged: anchor {anchor_id}: no record refers to it, pruned", err=True)
+        click.echo(one_line(f"merged: anchor {anchor_id}: no record refers to it, pruned"), err=True)
 
 
 @sidecar.command("merge")
@@ -233,7 +235,8 @@ def reply(document: Path, thread_id: str | None, new_thread: bool, anchor_text: 
                                        sidecar=sidecar_path))
     verb = "created" if outcome.created else "updated"
     pruned = f" (pruned anchors: {', '.join(outcome.pruned)})" if outcome.pruned else ""
-    click.echo(f"{outcome.sidecar}: {verb}; message {outcome.message_id} in thread {outcome.thread_id}{pruned}")
+    click.echo(one_line(f"{outcome.sidecar}: {verb}; message {outcome.message_id} in thread "
+                        f"{outcome.thread_id}{pruned}"))
 
 
 @sidecar.command("codegen")

@@ -117,3 +117,27 @@ def test_diff_writes_its_input_error_as_json(runner, tmp_path, command):
     assert result.exit_code == 2
     problem = json.loads(result.stdout)["error"]["problems"][0]
     assert (problem["path"], problem["line"], problem["column"]) == (str(bad), 1, 33)
+
+
+def test_a_newline_in_a_property_name_never_splits_a_diff_line(runner, tmp_path):
+    old, new = tmp_path / "old.schema.json", tmp_path / "new.schema.json"
+    old.write_text('{"type": "object", "properties": {"a\\nb": {"type": "string"}}}', encoding="utf-8")
+    new.write_text('{"type": "object", "properties": {"a\\nb": {"type": "integer"}}}', encoding="utf-8")
+    result = runner.invoke(cli, ["diff", str(old), str(new)])
+    assert result.exit_code == 0, result.output
+    [change] = [line for line in result.stdout.splitlines() if line.startswith("  ")]
+    assert "/properties/a\\nb" in change and "type-changed" in change
+
+
+def test_a_newline_in_a_sidecar_path_never_splits_a_validate_or_fmt_line(runner, tmp_path):
+    folder = tmp_path / "two\nlines"
+    folder.mkdir()
+    sidecar = folder / "doc.md.json"
+    # Written compactly, so `fmt` has something to rewrite and says so.
+    sidecar.write_text(json.dumps(json.loads(GOOD_SIDECAR.read_text(encoding="utf-8"))), encoding="utf-8")
+    for command in (["sidecar", "validate", str(sidecar)], ["sidecar", "fmt", str(sidecar)]):
+        result = runner.invoke(cli, command)
+        assert result.exit_code == 0, result.output
+        escaped = str(sidecar).replace("\n", "\\n")
+        # Every line is one whole message about the file (a note on its location may come before "valid").
+        assert result.stdout.splitlines() and all(line.startswith(f"{escaped}: ") for line in result.stdout.splitlines())
