@@ -38,6 +38,18 @@ class RootConfig:
 
 
 @dataclass(frozen=True)
+class SourcePolicy:
+    """Where a source may bind a preservation policy (`x-persistence-source`) and which policies exist.
+
+    A binding sits on a source property of an object whose `role` property is a literal among `roles`;
+    its policy version is one of `policies`.
+    """
+
+    roles: tuple[str, ...] = ("user", "developer")
+    policies: tuple[int, ...] = (1,)
+
+
+@dataclass(frozen=True)
 class SourceConfig:
     name: str
     kind: str
@@ -54,6 +66,8 @@ class SourceConfig:
     mode: str = "persistence"
     # Keyword patterns (fnmatch, such as "x-kubernetes-*") that carry no structure in this source.
     annotations: tuple[str, ...] = ()
+    # The conditions of its x-persistence-source bindings (the persistence-source table).
+    source_policy: SourcePolicy = SourcePolicy()
 
 
 @dataclass(frozen=True)
@@ -247,7 +261,8 @@ def parse_config(table: dict[str, Any], project_root: Path, origin: str = "pypro
 
 
 def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:
-    known = {"name", "kind", "path", "roots", "format-version", "discover", "dialect", "mode", "annotations"}
+    known = {"name", "kind", "path", "roots", "format-version", "discover", "dialect", "mode", "annotations",
+             "persistence-source"}
     for extra in sorted(set(raw) - known):
         wrong(f"{key}.{extra}", "unknown key", hint=f"known keys: {', '.join(sorted(known))}")
     name, kind, path = raw.get("name"), raw.get("kind"), raw.get("path")
@@ -283,6 +298,8 @@ def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:
         wrong(f"{key}.annotations", "must be an array of keyword names or patterns",
               hint='annotations = ["x-kubernetes-*", "handlers"]')
         ok = False
+    source_policy = _parse_source_policy(raw.get("persistence-source", {}), f"{key}.persistence-source", wrong)
+    ok = ok and source_policy is not None
     roots: list[RootConfig] = []
     raw_roots = raw.get("roots", {})
     if not isinstance(raw_roots, dict):
@@ -312,4 +329,28 @@ def _parse_source(raw: dict[str, Any], key: str, wrong) -> SourceConfig | None:
         return None
     return SourceConfig(name=name, kind=kind, path=path, roots=tuple(sorted(roots, key=lambda r: r.name)),
                         format_version=format_version, discover=discover, dialect=dialect, mode=mode,
-                        annotations=tuple(annotations) if isinstance(annotations, list) else ())
+                        annotations=tuple(annotations) if isinstance(annotations, list) else (),
+                        source_policy=source_policy)
+
+
+def _parse_source_policy(raw: Any, key: str, wrong) -> SourcePolicy | None:
+    if not isinstance(raw, dict):
+        wrong(key, "must be a table", hint='persistence-source = { roles = ["user", "developer"], policies = [1] }')
+        return None
+    ok = True
+    for extra in sorted(set(raw) - {"roles", "policies"}):
+        wrong(f"{key}.{extra}", "unknown key", hint="known keys: policies, roles")
+        ok = False
+    default = SourcePolicy()
+    roles = raw.get("roles", list(default.roles))
+    if not isinstance(roles, list) or not roles or not all(isinstance(role, str) and role for role in roles) or \
+            len(set(roles)) != len(roles):
+        wrong(f"{key}.roles", "must be a non-empty array of distinct role values",
+              hint='roles = ["user", "developer"] (the default)')
+        ok = False
+    policies = raw.get("policies", list(default.policies))
+    if not isinstance(policies, list) or not policies or len(set(map(repr, policies))) != len(policies) or \
+            not all(isinstance(policy, int) and not isinstance(policy, bool) and policy >= 1 for policy in policies):
+        wrong(f"{key}.policies", "must be a non-empty array of distinct integers >= 1", hint="policies = [1] (the default)")
+        ok = False
+    return SourcePolicy(tuple(roles), tuple(sorted(policies))) if ok else None

@@ -179,7 +179,7 @@ def load_snapshot(document: Any, origin: str) -> list[TypeGraph]:
         label = f"{origin}#/$defs/{source}"
         uri = resource.get("$id") if isinstance(resource.get("$id"), str) else f"urn:govern:snapshot:{source}"
         snapshot_doc = schemas.add_document(resource, label, None, uri, dialect="2020-12")
-        converter = Converter(schemas)
+        converter = Converter(schemas, source_policy=None)  # recorded history is read as it was recorded
         converter.register_definitions(snapshot_doc)
         declared = {}
         for root_id, (type_name, role) in roots.items():

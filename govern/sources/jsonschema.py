@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag
 
+from govern.config import SourcePolicy
 from govern.errors import InputError, Problem
 from govern.model.canonical import canonical_json, normalize_json_value
 from govern.model.graph import TypeGraph
@@ -62,7 +63,7 @@ class _Context:
     """Where a schema is being converted. The JSON pointer is built only when asked for (messages and
     named types need it, the conversion of ordinary subschemas does not), which keeps the hot path lean."""
 
-    __slots__ = ("document", "base", "depth", "composes", "_parent", "_tokens", "_pointer")
+    __slots__ = ("document", "base", "depth", "composes", "binds_source", "_parent", "_tokens", "_pointer")
 
     def __init__(self, document: Document, pointer: str | None, base: str, depth: int,
                  parent: "_Context | None" = None, tokens: tuple = ()):
@@ -72,6 +73,8 @@ class _Context:
         # Whether the schema here also composes others ($ref, allOf, anyOf, oneOf), in which case
         # unevaluatedProperties sees their properties too and cannot be read as additionalProperties.
         self.composes = False
+        # Whether the schema here is a source property its object may bind a policy on (x-persistence-source).
+        self.binds_source = False
         self._parent = parent
         self._tokens = tokens
         self._pointer = pointer
@@ -97,6 +100,9 @@ class Converter:
     openapi: bool = False
     # Keyword patterns (fnmatch) the source declares annotation-only: left out of the structure like titles.
     annotations: tuple[str, ...] = ()
+    # The conditions of policy bindings. None reads a recorded snapshot as it was recorded: its source was
+    # held to the conditions when it was extracted, and history is not re-judged by today's settings.
+    source_policy: SourcePolicy | None = SourcePolicy()
     types: dict[str, Node] = field(default_factory=dict)  # location -> node
     descriptions: dict[str, str] = field(default_factory=dict)
     preferred_names: dict[str, str] = field(default_factory=dict)
@@ -152,6 +158,10 @@ class Converter:
             raise context.fail(f"a schema must be an object or a boolean, not {type(schema).__name__}")
         if RESERVED in schema:
             raise context.fail(f"{RESERVED} belongs on an optional property whose schema forbids every value")
+        if ATTRIBUTION in schema and self.source_policy is not None:
+            raise context.fail(f"{ATTRIBUTION} belongs on an alternative of a oneOf or anyOf bound by {SOURCE_POLICY}",
+                               hint="mark the qualified kind where the source union lists it (pydantic: "
+                                    "Annotated[Kind, Field(json_schema_extra=...)] inside the Union)")
 
         own_id = _own_id(schema, context.document.dialect)
         if own_id and not own_id.startswith("#"):
@@ -191,22 +201,31 @@ class Converter:
         nullable = rest.pop("nullable", False) if self.openapi else False
         discriminator = rest.pop("discriminator", None) if self.openapi else None
         policy = rest.pop(SOURCE_POLICY, None)
+        if policy is not None and self.source_policy is not None and not context.binds_source:
+            raise context.fail(f"{SOURCE_POLICY} binds only a source property declared by an object whose role is "
+                               f"a literal {' or '.join(self.source_policy.roles)}",
+                               hint="move it onto the source property of that object, beside the oneOf or anyOf "
+                                    "of its kinds")
 
         if "allOf" in rest:
             for position, operand in enumerate(self._schema_list(rest.pop("allOf"), "allOf", context)):
                 parts.append(self.convert(operand, context.child("allOf", position)))
         unions: list[Union] = []
+        keywords: list[str] = []
         for keyword, exclusive in (("anyOf", False), ("oneOf", True)):
             if keyword in rest:
                 unions.append(self._union(self._schema_list(rest.pop(keyword), keyword, context), keyword,
                                           exclusive, context))
+                keywords.append(keyword)
         if policy is not None or discriminator is not None:
             if not unions:
                 raise context.fail(f"{SOURCE_POLICY if policy is not None else 'discriminator'} needs a oneOf or anyOf "
                                    "at the same level")
-            unions[-1] = replace(unions[-1], policy=_policy_version(policy, context),
+            unions[-1] = replace(unions[-1], policy=self._policy_version(policy, context),
                                  discriminator=_discriminator_text(discriminator, context))
-        for union in unions:
+        for keyword, union in zip(keywords, unions):
+            if self.source_policy is not None and union.policy is None:
+                _refuse_unbound_attribution(union, keyword, context)
             parts.append(_collapse_union(union))
         parts.extend(self._applicators(rest, context))
 
@@ -271,7 +290,10 @@ class Converter:
         for position, alternative in enumerate(schemas):
             qualified = False
             if isinstance(alternative, dict) and ATTRIBUTION in alternative:
-                qualified = alternative[ATTRIBUTION] is True
+                if alternative[ATTRIBUTION] is not True:
+                    raise context.child(keyword, position).fail(f"{ATTRIBUTION} takes no argument other than true",
+                                                                hint="mark a qualified kind with true, or remove it")
+                qualified = True
                 alternative = {k: v for k, v in alternative.items() if k != ATTRIBUTION}
             alternatives.append(Alternative(self.convert(alternative, context.child(keyword, position)), qualified))
         return Union(tuple(alternatives), exclusive=exclusive)
@@ -356,7 +378,12 @@ class Converter:
                 reserved = self._reserved(sub, name in required_names, child)
                 node: Node = NEVER
             else:
+                if isinstance(sub, dict) and SOURCE_POLICY in sub and self.source_policy is not None:
+                    self._check_binding(properties_schema, child)
                 node = self.convert(sub, child)
+                if self.source_policy is not None and name not in required_names and \
+                        (isinstance(node, Never) or _forbids_every_value(sub)):
+                    continue  # an unmarked optional never property is as good as undeclared (seed 001)
             description = sub.get("description") if isinstance(sub, dict) else None
             properties.append(Property(name, node, name in required_names, reserved,
                                        description if isinstance(description, str) else None))
@@ -386,11 +413,57 @@ class Converter:
             raise context.fail(f"{RESERVED} takes no argument other than true")
         if required:
             raise context.fail(f"a required property cannot be {RESERVED}", hint="make it optional")
-        remainder = {k: v for k, v in schema.items() if k != RESERVED and k not in ANNOTATIONS}
-        if remainder not in ({"not": {}}, {"not": True}, {"allOf": [False]}, {}):
+        remainder = {k: v for k, v in schema.items() if k != RESERVED}
+        if not _forbids_every_value(remainder, marked=True):
             raise context.fail(f"a {RESERVED} property must forbid every value",
                                hint='give it the schema {"not": {}} besides the marker')
         return True
+
+    def _check_binding(self, properties: dict, context: _Context) -> None:
+        """A policy binds a source property only when its object's `role` is one literal qualifying role."""
+        roles = self.source_policy.roles
+        condition = f"{SOURCE_POLICY} binds only a source property of an object whose role is a literal " \
+                    f"{' or '.join(roles)}"
+        configure = "or add the role to persistence-source.roles of this source"
+        if "role" not in properties:
+            raise context.fail(f"{condition}; this object declares no role property",
+                               hint=f'declare the role, such as "role": {{"const": "{roles[0]}"}}, or remove '
+                                    "the marker")
+        role = self._literal_value(properties["role"], context)
+        if role is None:
+            raise context.fail(f"{condition}; this object's role is not a literal",
+                               hint=f"give role one value ({', '.join(roles)}), {configure}")
+        if role not in roles:
+            raise context.fail(f"{condition}; this object's role is {canonical_json(role)}; qualifying roles: "
+                               f"{', '.join(roles)}",
+                               hint=f"bind the policy on a {' or '.join(roles)} object, {configure}")
+        context.binds_source = True
+
+    def _literal_value(self, schema: Any, context: _Context, hops: int = 0) -> Any:
+        """The one value a schema admits when it is a literal (`const`, a one-value `enum`, or a reference
+        to one), else None."""
+        if not isinstance(schema, dict) or hops > MAX_DEPTH:
+            return None
+        if "const" in schema:
+            return schema["const"]
+        values = schema.get("enum")
+        if isinstance(values, list) and len({canonical_json(normalize_json_value(v)) for v in values}) == 1:
+            return values[0]
+        reference = schema.get("$ref")
+        if isinstance(reference, str):
+            target = self.schemas.resolve(reference, context.base, context.document, context.pointer)
+            return self._literal_value(target.schema, _Context(target.document, target.pointer, target.base,
+                                                               context.depth), hops + 1)
+        return None
+
+    def _policy_version(self, policy: Any, context: _Context) -> int | None:
+        version = _policy_version(policy, context)
+        if version is not None and self.source_policy is not None and version not in self.source_policy.policies:
+            raise context.fail(f"{SOURCE_POLICY} policy {version} is not supported (supported: "
+                               f"{', '.join(map(str, self.source_policy.policies))})",
+                               hint="use a supported policy version, or list it in persistence-source.policies "
+                                    "of this source")
+        return version
 
     def _array(self, rest: dict, context: _Context) -> Node:
         items = rest.pop("items", None)
@@ -453,6 +526,26 @@ def _implied_by_values(own: Node, values: Node) -> bool:
         if not ok:
             return False
     return True
+
+
+def _forbids_every_value(schema: Any, marked: bool = False) -> bool:
+    """Whether a property schema is one of the spellings of never (`marked`: beside a reserved marker, which
+    forbids every value by itself)."""
+    if schema is False:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    remainder = {key: value for key, value in schema.items() if key not in ANNOTATIONS}
+    return remainder in ({"not": {}}, {"not": True}, {"allOf": [False]}) or (marked and remainder == {})
+
+
+def _refuse_unbound_attribution(union: Union, keyword: str, context: _Context) -> None:
+    """A qualified kind promises preservation under a policy; a union without one has nothing to promise."""
+    for position, alternative in enumerate(union.alternatives):
+        if alternative.qualified:
+            raise context.child(keyword, position).fail(
+                f"{ATTRIBUTION} marks a kind of a union that has no bound {SOURCE_POLICY}",
+                hint=f"bind the union with {SOURCE_POLICY} on its source property, or remove the marker")
 
 
 def _collapse_union(union: Union) -> Node:
@@ -614,7 +707,7 @@ def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, 
                     format_version_pointer: str | None = None, adhoc: bool = False,
                     document_root: str | None = None, all_definitions: bool = True,
                     dialect: str | None = None, allow_outside: tuple[Path, ...] = (),
-                    annotations: tuple[str, ...] = ()) -> TypeGraph:
+                    annotations: tuple[str, ...] = (), source_policy: SourcePolicy = SourcePolicy()) -> TypeGraph:
     """Read a JSON Schema file (and whatever it references) into a TypeGraph.
 
     `roots` maps root names to (pointer or None, role). With `adhoc`, the document itself is a root when it
@@ -623,7 +716,7 @@ def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, 
     """
     schemas = SchemaSet(label_root=project_root, boundaries=reference_boundaries(path, project_root, allow_outside))
     document = schemas.load_file(path, dialect=dialect)
-    converter = Converter(schemas, annotations=annotations)
+    converter = Converter(schemas, annotations=annotations, source_policy=source_policy)
     converter.register_definitions(document)
     resolved_roots: dict[str, tuple[str, str]] = {}
     for name, (at, role) in roots.items():

@@ -19,18 +19,21 @@ def load_source(source: SourceConfig, project_root: Path, pythonpath: tuple[str,
         from govern.sources.pydantic import load_pydantic
 
         return load_pydantic(source.name, source.path, roots, project_root, discover=source.discover,
-                             pythonpath=pythonpath, format_version_pointer=source.format_version)
+                             pythonpath=pythonpath, format_version_pointer=source.format_version,
+                             source_policy=source.source_policy)
     path = project_root / source.path
     if source.kind == "openapi":
         from govern.sources.openapi import load_openapi
 
         return load_openapi(source.name, path, roots, project_root, source.format_version, source.discover,
-                            allow_outside=allow_outside, annotations=source.annotations)
+                            allow_outside=allow_outside, annotations=source.annotations,
+                            source_policy=source.source_policy)
     from govern.sources.jsonschema import load_jsonschema
 
     return load_jsonschema(source.name, path, roots, project_root, source.format_version,
                            adhoc=source.discover and not roots, allow_outside=allow_outside,
-                           dialect=source.dialect, annotations=source.annotations)
+                           dialect=source.dialect, annotations=source.annotations,
+                           source_policy=source.source_policy)
 
 
 def load_configured(config: Config) -> list[TypeGraph]:

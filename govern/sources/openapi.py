@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from govern.config import SourcePolicy
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
 from govern.sources.jsonschema import Converter, finish_graph, read_format_version
@@ -22,7 +23,8 @@ COMPONENT_PREFIX = "#/components/schemas/"
 
 def load_openapi(source: str, path: Path, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
                  format_version_pointer: str | None = "/info/version", discover: bool = True,
-                 allow_outside: tuple[Path, ...] = (), annotations: tuple[str, ...] = ()) -> TypeGraph:
+                 allow_outside: tuple[Path, ...] = (), annotations: tuple[str, ...] = (),
+                 source_policy: SourcePolicy = SourcePolicy()) -> TypeGraph:
     schemas = SchemaSet(label_root=project_root, boundaries=reference_boundaries(path, project_root, allow_outside))
     label = schemas.label_for(path)
     from govern.fsio import read_document
@@ -41,7 +43,7 @@ def load_openapi(source: str, path: Path, roots: dict[str, tuple[str | None, str
         raise InputError(Problem(label, f"declares OpenAPI {version}, which govern does not read",
                                  hint="govern reads OpenAPI 3.0 and 3.1"))
     document = schemas.add_document(content, label, path, path.resolve().as_uri(), dialect=dialect)
-    converter = Converter(schemas, openapi=True, annotations=annotations)
+    converter = Converter(schemas, openapi=True, annotations=annotations, source_policy=source_policy)
     components = content.get("components", {}).get("schemas", {}) if isinstance(content.get("components"), dict) else {}
     if not isinstance(components, dict):
         raise InputError(Problem(label, "components.schemas must be an object"))

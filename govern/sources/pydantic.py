@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from govern.config import SourcePolicy
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
 from govern.sources.jsonschema import VERSION_MARKER, Converter, finish_graph, read_format_version
@@ -90,7 +91,8 @@ def _forget_foreign_copy(package: str, search_path: list[Path]) -> None:
 
 def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
                   discover: bool = True, pythonpath: tuple[str, ...] = (),
-                  format_version_pointer: str | None = None) -> TypeGraph:
+                  format_version_pointer: str | None = None,
+                  source_policy: SourcePolicy = SourcePolicy()) -> TypeGraph:
     module_name, models = import_models(spec, project_root, pythonpath)
     from pydantic.json_schema import models_json_schema
 
@@ -104,7 +106,7 @@ def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str
     schemas = SchemaSet()
     label = f"{module_name} (pydantic, {imported_from(module_name, project_root)})"
     document = schemas.add_document(document_schema, label, None, f"urn:govern:pydantic:{module_name}")
-    converter = Converter(schemas)
+    converter = Converter(schemas, source_policy=source_policy)
     converter.register_definitions(document)
     by_name = {model.__name__: model for model in models}
     chosen: dict[str, tuple[type, str]] = {}

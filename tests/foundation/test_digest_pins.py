@@ -5,7 +5,7 @@ invalidate every history. This pins the digest of every root and named type of t
 contracts (copied as they stood, so editing the live contracts does not move the pins) and of recursive
 fixtures that exercise partition refinement: self and mutual recursion, aliases of recursive types, rings
 that need deep unfolding to tell their members apart, rings equal to each other, unions with a
-preservation policy (inventory format 2) and a large generated component.
+preservation policy bound on a user message (inventory format 2) and a large generated component.
 
 `python tests/foundation/test_digest_pins.py` prints the current digests as JSON (for adding a fixture;
 an existing pin is never rewritten).

@@ -24,7 +24,8 @@ def mixed_schema(extra: dict | None = None) -> dict:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$defs": {
-            "Message": {"type": "object", "properties": {"id": {"type": "string"}, "source": SOURCE_SLOT},
+            "Message": {"type": "object", "properties": {"id": {"type": "string"}, "role": {"const": "user"},
+                                                         "source": SOURCE_SLOT},
                         "required": ["id", "source"]},
             "Note": note,
         },

@@ -75,7 +75,8 @@ def schema(model: dict, version: int) -> dict:
         props = {prop: {"type": kind} for prop, (kind, _) in entry["properties"].items()}
         required = sorted(prop for prop, (_, needed) in entry["properties"].items() if needed)
         if entry["policy"]:
-            props["source"] = SOURCE_SLOT
+            props["source"] = SOURCE_SLOT  # a bound source slot needs a user or developer role beside it
+            props["role"] = {"const": "user"}
             required = sorted({*required, "source"})
         node: dict = {"type": "object", "properties": props}
         if required:

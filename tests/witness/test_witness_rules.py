@@ -84,7 +84,9 @@ EXPECTED = {
     # Preservation policy is a promise about readers, not about validation: no validator can show it.
     "policy-changed/positive/kind-qualification-changed": [
         ("/properties/source/oneOf/developer", "policy-changed", EXHAUSTED, None, None)],
-    "policy-changed/positive/policy-version-raised": [
+    # Binding the slot also moves the source into the policy-bearing fingerprint domain.
+    "policy-changed/positive/policy-bound": [
+        ("", "policy-changed", EXHAUSTED, None, None),
         ("/properties/source", "policy-changed", EXHAUSTED, None, None)],
     # A role says which rules apply; it changes nothing a validator sees.
     "policy-changed/positive/role-changed-record-to-event": [("", "policy-changed", EXHAUSTED, None, None)],
