@@ -383,7 +383,7 @@ class Converter:
                 node = self.convert(sub, child)
                 if self.source_policy is not None and name not in required_names and \
                         (isinstance(node, Never) or _forbids_every_value(sub)):
-                    continue  # an unmarked optional never property is as good as undeclared (seed 001)
+                    continue  # like `name?: never`, an unmarked optional never property is as good as undeclared
             description = sub.get("description") if isinstance(sub, dict) else None
             properties.append(Property(name, node, name in required_names, reserved,
                                        description if isinstance(description, str) else None))
