@@ -54,6 +54,21 @@ class Side:
     def of(cls, graph: TypeGraph) -> "Side":
         return cls(graph, type_digests(graph.types, DOMAINS[graph.inventory_format]))
 
+    def event_root(self, key: str) -> str | None:
+        """The id of the event root whose type this named type is, if any."""
+        return self.graph.event_roots.get(key)
+
+    def alternative_name(self, alternative: Alternative) -> str:
+        """How a reader knows an alternative: its discriminator values, else its type's name, else its kind."""
+        if alternative.tags:
+            return ", ".join(_value_text(tag) for tag in alternative.tags)
+        if isinstance(alternative.node, Ref):
+            return self.graph.types[alternative.node.target].name
+        node = self.resolve(alternative.node)
+        if isinstance(node, Primitive):
+            return node.type
+        return _value_text(node.value) if isinstance(node, Literal) else node.kind
+
     def resolve(self, node: Node) -> Node:
         seen = 0
         while isinstance(node, Ref) and seen < 1000:
@@ -70,6 +85,20 @@ class Side:
         digest = sha256_digest(DOMAINS[self.graph.inventory_format], simple_canonical_json(hash_form(node, self.digest)))
         self._inline[id(node)] = (node, digest)
         return digest
+
+
+def _value_text(text: str) -> str:
+    """A wire value as a reader writes it: a string without its quotes, anything else as JSON."""
+    value = json.loads(text)
+    return value if isinstance(value, str) else text
+
+
+def _named(differences: Iterator["Difference"], **names: str | None) -> Iterator["Difference"]:
+    """The differences with arguments that say where they are (an alternative, an event root), unless a
+    nearer one already says so."""
+    for difference in differences:
+        extra = tuple((key, value) for key, value in names.items() if value is not None and difference.arg(key) is None)
+        yield replace(difference, args=tuple(sorted(difference.args + extra))) if extra else difference
 
 
 def _escape(token: str) -> str:
@@ -203,8 +232,9 @@ def _value_type(value) -> str:
 
 
 def may_overlap(side: Side, union: Union, alternative: Alternative) -> bool:
-    """Whether an instance may match this alternative and another one of the union. Disjoint JSON types or
-    a required property whose values (const or enum) differ prove it cannot."""
+    """Whether an instance may match this alternative and another one of the union. Disjoint JSON types,
+    a required property whose values (const or enum) differ, or different values of a discriminator
+    mapping prove it cannot."""
     others = [other.node for other in union.alternatives if other is not alternative]
     if not others:
         return False
@@ -218,6 +248,12 @@ def may_overlap(side: Side, union: Union, alternative: Alternative) -> bool:
         operand = side.resolve(operand)
         if isinstance(operand, Object):
             candidates.update(p.name for p in operand.properties if p.required)
+    if union.discriminator is not None and alternative.tags and all(
+            other.tags and not set(other.tags) & set(alternative.tags) for other in union.alternatives
+            if other is not alternative):
+        # A discriminator mapping selects one alternative by the property's value: readers that honour it
+        # (OpenAPI, pydantic) never try two alternatives with different mapped values.
+        return False
     for name in sorted(candidates):
         own = discriminator_values(side, alternative.node, name)
         if own is None:
@@ -261,7 +297,21 @@ class Walker:
         if self.old.graph.inventory_format == self.new.graph.inventory_format and \
                 self.old.digest(old_node) == self.new.digest(new_node):
             return
-        yield from self._compare_resolved(old_node, new_node, path)
+        # Below the compared root, an event root is judged by its own rules: its differences say they are in it.
+        event = self._same_event_root(old, new) if path else None
+        yield from _named(self._compare_resolved(old_node, new_node, path), event=event)
+
+    def _same_event_root(self, old: Node, new: Node) -> str | None:
+        if not (isinstance(old, Ref) and isinstance(new, Ref)):
+            return None
+        event = self.new.event_root(new.target)
+        return event if event is not None and self.old.event_root(old.target) == event else None
+
+    def _added_event_root(self, alternatives: list[Alternative]) -> str | None:
+        """The event root an added alternative is, when it is exactly one."""
+        if len(alternatives) == 1 and isinstance(alternatives[0].node, Ref):
+            return self.new.event_root(alternatives[0].node.target)
+        return None
 
     def _compare_resolved(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
         if isinstance(old, Union) and not isinstance(new, Union):
@@ -497,18 +547,20 @@ class Walker:
         groups_new = self._groups(self.new, new)
         if groups_old is not None and groups_new is not None:
             for kind in sorted(groups_old.keys() | groups_new.keys()):
-                where = f"{path}/{keyword}/{_escape(json.loads(kind) if kind.startswith(chr(34)) else kind)}"
+                name = _value_text(kind)
+                where = f"{path}/{keyword}/{_escape(name)}"
                 before, after = groups_old.get(kind, []), groups_new.get(kind, [])
                 if not before:
                     added = Difference(where, "alternative-added", None, after[0].node,
-                                       _args(kind=kind, qualified=all(a.qualified for a in after),
-                                             policy=new.policy, old_policy=old.policy), (NEW_DATA,))
+                                       _args(alternative=name, qualified=all(a.qualified for a in after),
+                                             policy=new.policy, old_policy=old.policy,
+                                             event=self._added_event_root(after)), (NEW_DATA,))
                     yield from self._exclusivity(new, after, iter((added,)))
                 elif not after:
                     yield self._removed(old, before, Difference(where, "alternative-removed", before[0].node, None,
-                                                                _args(kind=kind), (OLD_DATA,)))
+                                                                _args(alternative=name), (OLD_DATA,)))
                 else:
-                    yield from self._pair_by_structure(before, after, where, old, new)
+                    yield from self._pair_by_structure(before, after, where, old, new, name)
             return
         yield from self._pair_by_structure(list(old.alternatives), list(new.alternatives), f"{path}/{keyword}",
                                            old, new)
@@ -526,14 +578,16 @@ class Walker:
             property_name = json.loads(union.discriminator)["propertyName"]
         groups: dict[str, list[Alternative]] = {}
         for alternative in union.alternatives:
-            values = discriminator_values(side, alternative.node, property_name)
+            values = alternative.tags or discriminator_values(side, alternative.node, property_name)
             if values is None or len(values) != 1:
                 return None
             groups.setdefault(values[0], []).append(alternative)
         return groups
 
     def _pair_by_structure(self, before: list[Alternative], after: list[Alternative], path: str, old_union: Union,
-                           new_union: Union) -> Iterator[Difference]:
+                           new_union: Union, group: str | None = None) -> Iterator[Difference]:
+        """Alternatives paired by equal structure, then by kind; `group` is the discriminator value that
+        names them all, else each is named on its own."""
         same_format = self.old.graph.inventory_format == self.new.graph.inventory_format
         old_digests = [self.old.digest(a.node) for a in before]
         new_digests = [self.new.digest(a.node) for a in after]
@@ -542,7 +596,8 @@ class Walker:
         if same_format:
             for i in list(unmatched_old):
                 for j in unmatched_new:
-                    if old_digests[i] == new_digests[j] and before[i].qualified == after[j].qualified:
+                    if old_digests[i] == new_digests[j] and before[i].qualified == after[j].qualified \
+                            and before[i].tags == after[j].tags:
                         unmatched_old.remove(i)
                         unmatched_new.remove(j)
                         break
@@ -554,18 +609,26 @@ class Walker:
                 j = candidates[0]
                 unmatched_old.remove(i)
                 unmatched_new.remove(j)
+                name = group or self.new.alternative_name(after[j])
                 if before[i].qualified != after[j].qualified:
                     yield Difference(path, "qualification-changed", before[i].node, after[j].node,
-                                     _args(old=before[i].qualified, new=after[j].qualified), (OLD_DATA, NEW_DATA))
-                yield from self._exclusivity(new_union, [after[j]],
-                                             self.compare(before[i].node, after[j].node, self._at(path, after, j)))
+                                     _args(old=before[i].qualified, new=after[j].qualified, alternative=name),
+                                     (OLD_DATA, NEW_DATA))
+                if before[i].tags != after[j].tags:  # the discriminator now selects it by other values
+                    yield Difference(path, "discriminator-changed", before[i].node, after[j].node,
+                                     _args(old=", ".join(before[i].tags), new=", ".join(after[j].tags),
+                                           alternative=name), (OLD_DATA, NEW_DATA))
+                yield from _named(self._exclusivity(new_union, [after[j]], self.compare(
+                    before[i].node, after[j].node, self._at(path, after, j))), alternative=name)
         for i in unmatched_old:
             yield self._removed(old_union, [before[i]], Difference(
-                self._at(path, before, i), "alternative-removed", before[i].node, None, (), (OLD_DATA,)))
+                self._at(path, before, i), "alternative-removed", before[i].node, None,
+                _args(alternative=group or self.old.alternative_name(before[i])), (OLD_DATA,)))
         for j in unmatched_new:
             yield from self._exclusivity(new_union, [after[j]], iter((
                 Difference(self._at(path, after, j), "alternative-added", None, after[j].node,
-                           _args(qualified=after[j].qualified), (NEW_DATA,)),)))
+                           _args(qualified=after[j].qualified, alternative=group or self.new.alternative_name(after[j]),
+                                 event=self._added_event_root([after[j]])), (NEW_DATA,)),)))
 
     @staticmethod
     def _at(path: str, alternatives: list[Alternative], position: int) -> str:
@@ -606,7 +669,8 @@ class Walker:
             if alternative is not matches[0]:
                 added = kind == "alternative-added"
                 yield Difference(path, kind, None if added else alternative.node, alternative.node if added else None,
-                                 (), breaks)
+                                 _args(alternative=union_side.alternative_name(alternative),
+                                       event=self._added_event_root([alternative]) if added else None), breaks)
 
     def _compare_opaque(self, old: Opaque, new: Opaque, path: str) -> Iterator[Difference]:
         yield from self._constraints(old.constraints, new.constraints, path)

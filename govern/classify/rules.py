@@ -53,11 +53,23 @@ def _format_version_changed(difference: Difference, context: RuleContext) -> boo
     return difference.kind == "format-version-changed"
 
 
+@rule("event-type-added", SAME_VERSION,
+      "An ordinary event type (an event root) was added to a union of events, such as an envelope's: no "
+      "stored data holds it. Readers not yet upgraded reject it (new data, old readers), so readers are "
+      "upgraded before writers emit it.",
+      "向事件联合类型（例如信封中的事件联合）新增了普通事件类型（一个事件根类型）：已存储的数据中没有它。"
+      "尚未升级的读取方会拒绝它（新数据、旧读取方），因此读取方应在写入方写出它之前升级。")
+def _event_type_added(difference: Difference, context: RuleContext) -> bool:
+    return (difference.kind == "alternative-added" and difference.arg("event") is not None
+            and difference.arg("policy") is None and difference.arg("qualified") != "true")
+
+
 @rule("header-or-envelope-changed", VERSION_BUMP,
-      "Any structural change to a header or envelope root changes how every record is framed.",
-      "头部或信封类根类型的任何结构变更都会改变所有记录的外层格式。")
+      "Any structural change to a header or envelope root's own structure changes how every record is framed. "
+      "A change inside an event root the envelope reaches is judged by that event root's rules.",
+      "头部或信封类根类型自身结构的任何变更都会改变所有记录的外层格式。信封所引用的事件根类型内部的变更按该事件根类型的规则判定。")
 def _header_or_envelope(difference: Difference, context: RuleContext) -> bool:
-    return context.role in STRICT_ROLES
+    return context.role in STRICT_ROLES and difference.arg("event") is None
 
 
 @rule("root-removed", VERSION_BUMP,

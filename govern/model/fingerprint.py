@@ -56,7 +56,8 @@ def hash_form(node: Node, digest_of: Callable[[Node], str]) -> dict:
                 "c": [list(c) for c in node.constraints]}
     if isinstance(node, Union):
         form = {"k": "union", "one": node.exclusive,
-                "alts": sorted([digest_of(a.node), a.qualified] for a in node.alternatives)}
+                "alts": sorted([digest_of(a.node), a.qualified, *([list(a.tags)] if a.tags else [])]
+                               for a in node.alternatives)}
         if node.policy is not None:
             form["policy"] = node.policy
         if node.discriminator is not None:

@@ -22,6 +22,10 @@ class TypeGraph:
     # The inventory format of the whole source when the graph holds only part of it (a record's snapshot
     # exports just the types its roots reach): one source has one fingerprint domain.
     declared_format: int | None = None
+    # Event roots of the whole source, type key -> root id, also when `roots` holds only some of them (a
+    # record's snapshot, or one root picked out for comparison): a root reaching an event root leaves the
+    # changes inside it to the event root's rules.
+    event_roots: dict[str, str] = field(default_factory=dict, compare=False)
 
     # Both are facts of the whole graph, asked once per root and per compared node: computed once per graph
     # (the graph is frozen, so the cached value cannot go stale).

@@ -103,6 +103,9 @@ class Alternative:
     node: "Node"
     # x-persistence-attribution: a qualified kind whose unknown instances readers preserve.
     qualified: bool = False
+    # Wire values (canonical JSON texts, sorted) the union's discriminator mapping binds to this alternative:
+    # the mapping is structure by its target, so a value stays bound to what it selects whatever that is named.
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,8 @@ class Union:
     exclusive: bool = False  # oneOf (exactly one) rather than anyOf (at least one)
     # x-persistence-source policy version: readers preserve unknown kinds of this slot.
     policy: int | None = None
+    # Canonical JSON {"propertyName", "values"}: the discriminating property, and mapping values whose target
+    # is no alternative of the union (values bound to an alternative are its `tags`).
     discriminator: str | None = None
     kind = "union"
 

@@ -58,7 +58,8 @@ def structure(node: Node) -> dict:
         form["rest"] = content_model(node.rest)
     elif isinstance(node, Union):
         form["mode"] = "oneOf" if node.exclusive else "anyOf"
-        form["alternatives"] = [dict(structure(a.node), **({"qualified": True} if a.qualified else {}))
+        form["alternatives"] = [dict(structure(a.node), **({"qualified": True} if a.qualified else {}),
+                                     **({"discriminatorValues": [_value(tag) for tag in a.tags]} if a.tags else {}))
                                 for a in node.alternatives]
         if node.policy is not None:
             form["policy"] = node.policy
@@ -120,7 +121,8 @@ def declaration(node: Node, indent: str = "") -> str:
         return f"[{items}{rest}]{_suffix(node.constraints)}"
     if isinstance(node, Union):
         word = "oneOf" if node.exclusive else "anyOf"
-        alternatives = [declaration(a.node, inner) + (" @attribution" if a.qualified else "") for a in node.alternatives]
+        alternatives = [declaration(a.node, inner) + (" @attribution" if a.qualified else "")
+                        + (f" @when({', '.join(a.tags)})" if a.tags else "") for a in node.alternatives]
         head = word + (f" @source(policy={node.policy})" if node.policy is not None else "")
         return head + "(\n" + "".join(f"{inner}| {alt}\n" for alt in alternatives) + indent + ")"
     if isinstance(node, Intersection):

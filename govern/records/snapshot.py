@@ -20,15 +20,15 @@ from govern.model.nodes import (
     Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
     references,
 )
-from govern.sources.jsonschema import ATTRIBUTION, RESERVED, SOURCE_POLICY, Converter, finish_graph
+from govern.sources.jsonschema import ATTRIBUTION, DISCRIMINATOR, RESERVED, SOURCE_POLICY, Converter, finish_graph
 from govern.sources.refs import SchemaSet, escape_token, unescape_token
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-DISCRIMINATOR = "x-govern-discriminator"
 ROOTS = "x-govern-roots"
 FORMAT_VERSION = "x-govern-format-version"
 INVENTORY_FORMAT = "x-govern-inventory-format"
 FORMAT_VERSIONS = "x-govern-format-versions"
+EVENT_ROOTS = "x-govern-event-roots"
 
 
 def export_node(node: Node) -> Any:
@@ -75,7 +75,12 @@ def export_node(node: Node) -> Any:
         if node.policy is not None:
             schema[SOURCE_POLICY] = {"policy": node.policy}
         if node.discriminator is not None:
-            schema[DISCRIMINATOR] = json.loads(node.discriminator)
+            discriminator = json.loads(node.discriminator)
+            mapping = {json.loads(tag): export_node(alternative.node)["$ref"]
+                       for alternative in node.alternatives for tag in alternative.tags}
+            if mapping:
+                discriminator["mapping"] = dict(sorted(mapping.items()))
+            schema[DISCRIMINATOR] = discriminator
         return schema
     if isinstance(node, Intersection):
         return {"allOf": [export_node(operand) for operand in node.operands]}
@@ -133,6 +138,10 @@ def snapshot_document(record_id: str, graphs: list[TypeGraph], root_ids: set[str
             resource[FORMAT_VERSION] = graph.format_version
         # The exported types may be a policy-free part of a policy-bearing source: keep the source's domain.
         resource[INVENTORY_FORMAT] = graph.inventory_format
+        # Which exported types are event roots, recorded here or not: their changes keep the event's rules.
+        events = {root_id: key for key, root_id in sorted(graph.event_roots.items()) if key in keys}
+        if events:
+            resource[EVENT_ROOTS] = dict(sorted(events.items()))
         document["$defs"][graph.source] = resource
         for root in sorted(roots, key=lambda r: r.id):
             document[ROOTS][root.id] = {"source": graph.source, "type": root.type_key, "role": root.role,
@@ -196,7 +205,13 @@ def load_snapshot(document: Any, origin: str) -> list[TypeGraph]:
             raise InputError(Problem(origin, f"snapshot of source {source} declares an unknown inventory format "
                                              f"{domain!r}", hint="regenerate it with `govern record refresh`"))
         graph = finish_graph(converter, source, declared, label, format_version=resource.get(FORMAT_VERSION))
-        graphs.append(replace(graph, declared_format=domain))
+        events = resource.get(EVENT_ROOTS, {})
+        if not isinstance(events, dict) or not all(isinstance(key, str) and key in graph.types
+                                                   for key in events.values()):
+            raise InputError(Problem(origin, f"snapshot of source {source} names event roots it does not hold",
+                                     hint="regenerate it with `govern record refresh`"))
+        event_roots = {key: root_id for root_id, key in sorted(events.items(), reverse=True)}
+        graphs.append(replace(graph, declared_format=domain, event_roots={**event_roots, **graph.event_roots}))
     return graphs
 
 

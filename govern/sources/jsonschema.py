@@ -57,6 +57,8 @@ RESERVED = "x-persistence-reserved"
 SOURCE_POLICY = "x-persistence-source"
 ATTRIBUTION = "x-persistence-attribution"
 VERSION_MARKER = "x-persistence-version"
+# How snapshots store a discriminator: its property, its mapping to the exported types, unbound values.
+DISCRIMINATOR = "x-govern-discriminator"
 
 
 class _Context:
@@ -199,7 +201,7 @@ class Converter:
             parts.append(Ref(self.named(target, context.depth)))
 
         nullable = rest.pop("nullable", False) if self.openapi else False
-        discriminator = rest.pop("discriminator", None) if self.openapi else None
+        discriminator = self._take_discriminator(rest)
         policy = rest.pop(SOURCE_POLICY, None)
         if policy is not None and self.source_policy is not None and not context.binds_source:
             raise context.fail(f"{SOURCE_POLICY} binds only a source property declared by an object whose role is "
@@ -221,8 +223,8 @@ class Converter:
             if not unions:
                 raise context.fail(f"{SOURCE_POLICY if policy is not None else 'discriminator'} needs a oneOf or anyOf "
                                    "at the same level")
-            unions[-1] = replace(unions[-1], policy=self._policy_version(policy, context),
-                                 discriminator=_discriminator_text(discriminator, context))
+            unions[-1] = self._discriminated(replace(unions[-1], policy=self._policy_version(policy, context)),
+                                             discriminator, context)
         for keyword, union in zip(keywords, unions):
             if self.source_policy is not None and union.policy is None:
                 _refuse_unbound_attribution(union, keyword, context)
@@ -279,6 +281,61 @@ class Converter:
             found.append(Applicator("dependentSchemas", tuple(
                 self.convert(table[name], context.child("dependentSchemas", name)) for name in names), names))
         return found
+
+    def _take_discriminator(self, rest: dict) -> Any:
+        """OpenAPI's `discriminator` (which pydantic writes into plain JSON Schema too), or a snapshot's own form.
+
+        In plain JSON Schema the keyword is read only in OpenAPI's shape beside a union: anything else is an
+        unknown keyword there and stays a constraint, kept verbatim.
+        """
+        if DISCRIMINATOR in rest:
+            return rest.pop(DISCRIMINATOR)
+        if self.openapi:
+            return rest.pop("discriminator", None)
+        value = rest.get("discriminator")
+        if isinstance(value, dict) and isinstance(value.get("propertyName"), str) and set(value) <= {"propertyName", "mapping"} \
+                and isinstance(value.get("mapping", {}), dict) and ("oneOf" in rest or "anyOf" in rest):
+            return rest.pop("discriminator")
+        return None
+
+    def _discriminated(self, union: Union, discriminator: Any, context: _Context) -> Union:
+        """Bind each mapping value to the alternative its target is, so the mapping counts by structure: a
+        renamed target changes nothing, a value moved to another alternative does. A value whose target is
+        no alternative of the union stays a value of the discriminator."""
+        if discriminator is None:
+            return union
+        if not isinstance(discriminator, dict) or not isinstance(discriminator.get("propertyName"), str):
+            raise context.fail("discriminator must name a propertyName")
+        mapping = discriminator.get("mapping", {})
+        unbound = discriminator.get("values", [])
+        if not isinstance(mapping, dict) or not all(isinstance(target, str) for target in mapping.values()):
+            raise context.fail("discriminator mapping must map each value to a schema reference")
+        if not isinstance(unbound, list) or not all(isinstance(value, str) for value in unbound):
+            raise context.fail("discriminator values must be a list of strings")
+        positions = {alternative.node.target: position for position, alternative in enumerate(union.alternatives)
+                     if isinstance(alternative.node, Ref)}
+        tags: dict[int, set[str]] = {}
+        unbound = set(unbound)
+        for value, reference in mapping.items():
+            position = positions.get(self._mapping_target(reference, context))
+            if position is None:
+                unbound.add(value)
+            else:
+                tags.setdefault(position, set()).add(canonical_json(value))
+        alternatives = tuple(replace(alternative, tags=tuple(sorted(tags[position]))) if position in tags
+                             else alternative for position, alternative in enumerate(union.alternatives))
+        return replace(union, alternatives=alternatives, discriminator=canonical_json(
+            {"propertyName": discriminator["propertyName"], "values": sorted(unbound)}))
+
+    def _mapping_target(self, reference: str, context: _Context) -> str:
+        """The location a mapping value selects. OpenAPI lets it be a bare component name."""
+        if self.openapi and "#" not in reference and "/" not in reference:
+            try:
+                return self.schemas.resolve(f"#/components/schemas/{escape_token(reference)}", context.base,
+                                            context.document, context.pointer).location
+            except InputError:
+                pass  # not a component: a relative reference
+        return self.schemas.resolve(reference, context.base, context.document, context.pointer).location
 
     def _schema_list(self, value: Any, keyword: str, context: _Context) -> list[Any]:
         if not isinstance(value, list) or not value:
@@ -564,16 +621,6 @@ def _policy_version(policy: Any, context: _Context) -> int | None:
     return policy["policy"]
 
 
-def _discriminator_text(discriminator: Any, context: _Context) -> str | None:
-    if discriminator is None:
-        return None
-    if not isinstance(discriminator, dict) or not isinstance(discriminator.get("propertyName"), str):
-        raise context.fail("discriminator must name a propertyName")
-    mapping = discriminator.get("mapping", {})
-    # Mapping keys are wire values and count; mapping targets are references, which are names.
-    return canonical_json({"propertyName": discriminator["propertyName"], "values": sorted(mapping)})
-
-
 # --- graphs -----------------------------------------------------------------------------------------
 
 
@@ -597,7 +644,17 @@ def finish_graph(converter: Converter, source: str, roots: dict[str, tuple[str, 
                     for root_name, (location, role) in sorted(roots.items())}
     return TypeGraph(source=source, types=types, roots=root_objects, format_version=format_version, origin=origin,
                      locations={name: location for location, name in names.items()},
-                     notes=tuple(sorted(set(converter.notes))))
+                     notes=tuple(sorted(set(converter.notes))), event_roots=event_roots_of(root_objects.values()))
+
+
+def event_roots_of(roots) -> dict[str, str]:
+    """Type key -> id of the event roots; where roots share a type (a model's validation and serialization
+    roots), the first id by name."""
+    found: dict[str, str] = {}
+    for root in sorted(roots, key=lambda root: root.id):
+        if root.role == "event":
+            found.setdefault(root.type_key, root.id)
+    return found
 
 
 def _assign_names(converter: Converter) -> dict[str, str]:

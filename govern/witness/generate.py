@@ -533,7 +533,8 @@ def _union_documents(side, node: Union, head: str, rest: list[str], tokens: list
         yield from leaf(node)
         return
     # A discriminator value names the group of alternatives the change is in.
-    named = [alternative for alternative in node.alternatives if rest[0] in _kinds(side, alternative.node)]
+    named = [alternative for alternative in node.alternatives
+             if rest[0] in _kinds(side, alternative.node) or rest[0] in {json.loads(tag) for tag in alternative.tags}]
     group, rest = (named, rest[1:]) if named else (list(node.alternatives), rest)
     for alternative, deeper in _by_position(group, rest):
         yield from documents(side, alternative.node, deeper, leaf, depth + 1, undeclared)

@@ -36,9 +36,11 @@ FIRST_AIMED = 16  # documents aimed at a change's own location tried before look
 MAX_CANDIDATES = 5000  # per change and direction; the time budget usually ends a fruitless search first
 
 # Same-version rules whose promise for one direction is not validation but a duty of readers: new data may
-# lack a property that was required (readers handle its absence), or carry a qualified kind old readers do
-# not know (they preserve it). Every other direction of a same-version change must validate.
-EXCUSED = {"required-made-optional": (NEW_DATA,), "qualified-kind-added": (NEW_DATA,)}
+# lack a property that was required (readers handle its absence), carry a qualified kind old readers do
+# not know (they preserve it), or be of an added event type (readers are upgraded before writers use it).
+# Every other direction of a same-version change must validate.
+EXCUSED = {"required-made-optional": (NEW_DATA,), "qualified-kind-added": (NEW_DATA,),
+           "event-type-added": (NEW_DATA,)}
 
 FOUND, EXHAUSTED, NO_DIRECTION, HELD, UNSOUND = "found", "exhausted", "no-direction", "promise-held", "unsound"
 WRITER = {OLD_DATA: "old", NEW_DATA: "new"}

@@ -4,10 +4,11 @@ For a pair OLD/NEW classified same-version, instances restricted to the declared
 (hypothesis-jsonschema, from the schema with additionalProperties false added at every object level):
 
 - every instance of OLD validates against NEW (new readers read old data);
-- every instance of NEW validates against OLD (old readers read new data). Two same-version changes rest on
-  a promise other than validation: a required property made optional (new readers handle its absence) and a
-  qualified kind added to a source slot (readers preserve unknown kinds). NEW's instances are then drawn with
-  those properties required again and without those kinds, and must still validate against OLD.
+- every instance of NEW validates against OLD (old readers read new data). Three same-version changes rest
+  on a promise other than validation: a required property made optional (new readers handle its absence), a
+  qualified kind added to a source slot (readers preserve unknown kinds) and an event type added to a union
+  of events (readers are upgraded before writers emit it). NEW's instances are then drawn with those
+  properties required again and without those kinds or event types, and must still validate against OLD.
 
 hypothesis-jsonschema resolves local references only, and closing every object level cannot express
 composed objects, so the random pairs come from a base schema without any $ref, and fixture pairs that
@@ -91,13 +92,14 @@ def as_old_readers_see(new: dict, changes: list[dict]) -> dict:
             parent, _, name = change["path"].rpartition("/properties/")
             holder = _walk(new, parent)
             holder["required"] = sorted(set(holder.get("required", [])) | {name.replace("~1", "/").replace("~0", "~")})
-        elif change["rule"] == "qualified-kind-added":
+        elif change["rule"] in ("qualified-kind-added", "event-type-added"):
             union, _, _ = change["path"].rpartition("/")
             union, _, keyword = union.rpartition("/")
             slot = _walk(new, union)
-            kind = json.loads(change["args"]["kind"])
+            kind = change["args"]["alternative"]
+            tag = slot.get("discriminator", {}).get("propertyName", "kind")
             slot[keyword] = [alt for alt in slot[keyword]
-                             if _resolve(new, alt).get("properties", {}).get("kind", {}).get("const") != kind]
+                             if _resolve(new, alt).get("properties", {}).get(tag, {}).get("const") != kind]
     return new
 
 

@@ -1,4 +1,5 @@
-"""The fingerprint as first built, kept verbatim as an oracle (test_fingerprint_reference.py).
+"""The fingerprint as first built, kept as an oracle (test_fingerprint_reference.py); its hash form grows
+only when the model gains a field.
 
 Straightforward and slow (each round rehashes every subtree; the quotient graph is serialized once per
 member), it defines the digests that the optimized `govern.model.fingerprint` must reproduce exactly.
@@ -51,7 +52,8 @@ def hash_form(node: Node, digest_of: Callable[[Node], str]) -> dict:
                 "c": [list(c) for c in node.constraints]}
     if isinstance(node, Union):
         form = {"k": "union", "one": node.exclusive,
-                "alts": sorted([digest_of(a.node), a.qualified] for a in node.alternatives)}
+                "alts": sorted([digest_of(a.node), a.qualified, *([list(a.tags)] if a.tags else [])]
+                               for a in node.alternatives)}
         if node.policy is not None:
             form["policy"] = node.policy
         if node.discriminator is not None:

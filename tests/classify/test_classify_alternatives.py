@@ -1,0 +1,103 @@
+"""Union changes are reported per alternative: keyed by discriminator value where there is one, otherwise
+by the alternative's type name, with the directions each breaks in."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+OLD, NEW = "old-data-new-readers", "new-data-old-readers"
+D2020 = "https://json-schema.org/draft/2020-12/schema"
+
+
+def payment(kind: str, **properties) -> dict:
+    return {"type": "object", "properties": {"kind": {"const": kind}, **properties}, "required": ["kind"]}
+
+
+def document(union: dict, defs: dict | None = None) -> dict:
+    schema = {"$schema": D2020, "title": "Doc", "type": "object", "properties": {"payment": union},
+              "required": ["payment"]}
+    if defs:
+        schema["$defs"] = defs
+    return schema
+
+
+STRING = {"type": "string"}
+CARD, CASH, CHEQUE = payment("card", number=STRING), payment("cash"), payment("cheque", bank=STRING)
+NAMED = {"Card": {"type": "object", "properties": {"number": STRING}, "required": ["number"]},
+         "Cash": {"type": "object", "properties": {"coins": {"type": "integer"}}, "required": ["coins"]},
+         "Cheque": {"type": "object", "properties": {"bank": STRING}, "required": ["bank"]}}
+
+
+def refs(*names: str) -> list[dict]:
+    return [{"$ref": f"#/$defs/{name}"} for name in names]
+
+
+def mapped(*names: str) -> dict:
+    """A union as pydantic writes a discriminated one: oneOf of references plus the discriminator mapping."""
+    return {"oneOf": refs(*names), "discriminator": {
+        "propertyName": "kind", "mapping": {name.lower(): f"#/$defs/{name}" for name in names}}}
+
+
+def tagged(name: str, **properties) -> dict:
+    return {"type": "object", "properties": {"kind": {"const": name.lower(), "type": "string"}, **properties}}
+
+
+MAPPED_DEFS = {name: tagged(name, amount={"type": "integer"}) for name in ("Card", "Cash", "Cheque")}
+WITH_LAST4 = {**MAPPED_DEFS, "Card": tagged("Card", amount={"type": "integer"}, last4=STRING)}
+
+# (old, new) -> [(path, kind, alternative, breaks)] of the document root's changes
+CASES = {
+    "discriminated-alternative-added": (
+        document({"oneOf": [CARD, CASH]}), document({"oneOf": [CARD, CASH, CHEQUE]}),
+        [("/properties/payment/oneOf/cheque", "alternative-added", "cheque", [NEW])]),
+    "discriminated-alternative-removed": (
+        document({"oneOf": [CARD, CASH, CHEQUE]}), document({"oneOf": [CARD, CASH]}),
+        [("/properties/payment/oneOf/cheque", "alternative-removed", "cheque", [OLD])]),
+    "discriminated-alternative-changed": (
+        document({"oneOf": [CARD, CASH]}),
+        document({"oneOf": [payment("card", number=STRING, last4=STRING), CASH]}),
+        [("/properties/payment/oneOf/card/properties/last4", "optional-property-added", "card", [OLD])]),
+    "mapping-alternative-added": (
+        document(mapped("Card", "Cash"), MAPPED_DEFS), document(mapped("Card", "Cash", "Cheque"), MAPPED_DEFS),
+        [("/properties/payment/oneOf/cheque", "alternative-added", "cheque", [NEW])]),
+    "mapping-alternative-removed": (
+        document(mapped("Card", "Cash", "Cheque"), MAPPED_DEFS), document(mapped("Card", "Cash"), MAPPED_DEFS),
+        [("/properties/payment/oneOf/cheque", "alternative-removed", "cheque", [OLD])]),
+    "mapping-alternative-changed": (
+        document(mapped("Card", "Cash"), MAPPED_DEFS), document(mapped("Card", "Cash"), WITH_LAST4),
+        [("/properties/payment/oneOf/card/properties/last4", "optional-property-added", "card", [OLD])]),
+    "named-alternative-added": (
+        document({"anyOf": refs("Card", "Cash")}, NAMED), document({"anyOf": refs("Card", "Cash", "Cheque")}, NAMED),
+        [("/properties/payment/anyOf/2", "alternative-added", "Cheque", [NEW])]),
+    "named-alternative-removed": (
+        document({"anyOf": refs("Card", "Cash", "Cheque")}, NAMED), document({"anyOf": refs("Card", "Cash")}, NAMED),
+        [("/properties/payment/anyOf/2", "alternative-removed", "Cheque", [OLD])]),
+    "type-became-a-union": (
+        document(STRING), document({"anyOf": [STRING, {"type": "integer"}]}),
+        [("/properties/payment", "alternative-added", "integer", [NEW])]),
+    "union-became-a-type": (
+        document({"anyOf": [STRING, {"type": "integer"}]}), document(STRING),
+        [("/properties/payment", "alternative-removed", "integer", [OLD])]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_union_changes_name_their_alternative(pair_classifier, name):
+    old, new, expected = CASES[name]
+    entry = pair_classifier.classify(copy.deepcopy(old), copy.deepcopy(new))["new:Doc"]
+    assert [(change["path"], change["kind"], change["args"].get("alternative"), change["breaks"])
+            for change in entry["changes"]] == expected, entry
+    assert not {change["kind"] for change in entry["changes"]} & {"operand-added", "operand-removed"}
+
+
+def test_a_changed_discriminator_value_is_one_alternative_removed_and_one_added(pair_classifier):
+    renamed = {**MAPPED_DEFS, "Cash": tagged("Coins", amount={"type": "integer"})}
+    old = document(mapped("Card", "Cash"), MAPPED_DEFS)
+    new = document({"oneOf": refs("Card", "Cash"), "discriminator": {"propertyName": "kind", "mapping": {
+        "card": "#/$defs/Card", "coins": "#/$defs/Cash"}}}, renamed)
+    entry = pair_classifier.classify(old, new)["new:Doc"]
+    assert entry["decision"] == "version-bump"
+    assert [(change["kind"], change["args"].get("alternative")) for change in entry["changes"]] == [
+        ("alternative-removed", "cash"), ("alternative-added", "coins")]
