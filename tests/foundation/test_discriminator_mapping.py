@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import digests_of_graph, document_digest, load_schema
+from conftest import digests_of_graph, document_digest, load_file, load_schema
 from govern.model.render import structure
 from govern.records.snapshot import load_snapshot, snapshot_document
 from govern.sources.pydantic import load_pydantic
@@ -155,8 +155,6 @@ def openapi_document(schema_names: dict[str, str], bare: bool, swapped: bool = F
 
 @pytest.mark.parametrize("bare", [False, True], ids=["references", "bare-names"])
 def test_openapi_mapping_targets_count_by_structure(tmp_path, bare):
-    from conftest import load_file
-
     def pet_digest(names, folder, swapped=False):
         folder.mkdir()
         path = folder / "pets.openapi.json"
