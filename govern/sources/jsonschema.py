@@ -317,7 +317,7 @@ class Converter:
         tags: dict[int, set[str]] = {}
         unbound = set(unbound)
         for value, reference in mapping.items():
-            position = positions.get(self._mapping_target(reference, context))
+            position = positions.get(self._mapping_target(value, reference, context))
             if position is None:
                 unbound.add(value)
             else:
@@ -327,7 +327,7 @@ class Converter:
         return replace(union, alternatives=alternatives, discriminator=canonical_json(
             {"propertyName": discriminator["propertyName"], "values": sorted(unbound)}))
 
-    def _mapping_target(self, reference: str, context: _Context) -> str:
+    def _mapping_target(self, value: str, reference: str, context: _Context) -> str:
         """The location a mapping value selects. OpenAPI lets it be a bare component name."""
         if self.openapi and "#" not in reference and "/" not in reference:
             try:
@@ -335,7 +335,12 @@ class Converter:
                                             context.document, context.pointer).location
             except InputError:
                 pass  # not a component: a relative reference
-        return self.schemas.resolve(reference, context.base, context.document, context.pointer).location
+        try:
+            return self.schemas.resolve(reference, context.base, context.document, context.pointer).location
+        except InputError as error:
+            raise context.fail(f"discriminator mapping value {value!r} selects {reference!r}, which does not resolve "
+                               f"({'; '.join(problem.reason for problem in error.problems)})",
+                               hint="point it at a schema of the union, or remove the entry") from None
 
     def _schema_list(self, value: Any, keyword: str, context: _Context) -> list[Any]:
         if not isinstance(value, list) or not value:

@@ -111,6 +111,20 @@ def test_adding_an_event_type_to_the_envelope_is_same_version(ledger: App) -> No
     assert 'decision: "version-bump"' not in record
 
 
+def test_a_snapshot_names_the_event_roots_its_types_are(ledger: App) -> None:
+    """A later record of the envelope alone must still know which of its types are event roots."""
+    snapshot_path = ledger.path("records/2026-11-30-baseline.schema.json")
+    snapshot = json.loads(snapshot_path.read_text(encoding="utf-8"))
+    assert snapshot["$defs"]["ledger"]["x-govern-event-roots"] == {
+        "ledger:MoneyDeposited": "MoneyDeposited", "ledger:MoneyWithdrawn": "MoneyWithdrawn"}
+    snapshot["$defs"]["ledger"]["x-govern-event-roots"]["ledger:Gone"] = "Gone"
+    snapshot_path.write_text(json.dumps(snapshot), encoding="utf-8")
+    result = ledger.run("verify")
+    assert result.exit_code == 2
+    assert "records/2026-11-30-baseline.schema.json: snapshot of source ledger names event roots it does not " \
+           "hold" in result.stderr
+
+
 def test_a_change_inside_an_event_is_judged_by_the_event_rules(ledger: App) -> None:
     events = ledger.path("shop/events.py").read_text(encoding="utf-8")
     ledger.write("shop/events.py", events.replace('    type: Literal["withdrawn"] = "withdrawn"\n',

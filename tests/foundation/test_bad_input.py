@@ -36,6 +36,12 @@ BAD_SOURCES = [
     ("non-utf8", b'{"type": "string", "description": "caf\xe9"}', "is not UTF-8"),
     ("not-a-schema", {"type": "object", "properties": {"a": 3}}, "a schema must be an object or a boolean"),
     ("unknown-type", {"type": "strnig"}, "unknown type 'strnig'"),
+    ("discriminator-mapping-dangling", {"oneOf": [{"$ref": "#/$defs/A"}], "$defs": {"A": {"type": "object"}},
+                                        "discriminator": {"propertyName": "k", "mapping": {"a": "#/$defs/Gone"}}},
+     "discriminator mapping value 'a' selects '#/$defs/Gone', which does not resolve"),
+    ("discriminator-mapping-not-a-reference", {"oneOf": [{"type": "object"}],
+                                               "discriminator": {"propertyName": "k", "mapping": {"a": 5}}},
+     "discriminator mapping must map each value to a schema reference"),
     ("reserved-on-required", {"type": "object", "required": ["a"],
                               "properties": {"a": {"not": {}, "x-persistence-reserved": True}}}, "required"),
 ]
