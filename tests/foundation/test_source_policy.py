@@ -268,3 +268,31 @@ def test_pydantic_models_follow_the_same_binding_rules(tmp_path, role, code):
     else:
         assert module in result.stderr and "/properties/source" in result.stderr
         assert 'role is "system"' in result.stderr and not (project / "schemas").exists()
+
+
+# --- OpenAPI ----------------------------------------------------------------------------------------
+
+
+def openapi(role: str) -> dict:
+    kind = {"type": "object", "required": ["kind"]}
+    return {"openapi": "3.0.3", "info": {"title": "messages", "version": "1"}, "paths": {}, "components": {"schemas": {
+        "Message": {"type": "object", "required": ["role"], "properties": {
+            "role": {"type": "string", "enum": [role]},
+            "source": {"x-persistence-source": {"policy": 1}, "discriminator": {"propertyName": "kind"}, "oneOf": [
+                {"$ref": "#/components/schemas/Typed"},
+                {"$ref": "#/components/schemas/Tmux", "x-persistence-attribution": True}]}}},
+        "Typed": {**kind, "properties": {"kind": {"type": "string", "enum": ["typed"]}}},
+        "Tmux": {**kind, "properties": {"kind": {"type": "string", "enum": ["tmux"]}}}}}}
+
+
+@pytest.mark.parametrize("role, code", [("user", 0), ("system", 2)])
+def test_openapi_components_follow_the_same_binding_rules(tmp_path, role, code):
+    path = tmp_path / "messages.openapi.json"
+    path.write_text(json.dumps(openapi(role)), encoding="utf-8")
+    result = invoke("digests", "--json", str(path))
+    assert result.exit_code == code, result.output
+    if code == 0:
+        assert json.loads(result.stdout)["format"] == 2
+    else:
+        assert "messages.openapi.json" in result.stderr
+        assert 'at #/components/schemas/Message/properties/source: x-persistence-source binds only' in result.stderr
