@@ -39,7 +39,7 @@ def records_at(config: Config, ref: str) -> set[str]:
 
 
 def review_since(config: Config, history: History, base: str) -> Review:
-    from govern.verify.checks import _root_graphs
+    from govern.model.graph import root_graphs
 
     existing = records_at(config, base)
     added = []
@@ -55,10 +55,10 @@ def review_since(config: Config, history: History, base: str) -> Review:
         for entry in record.declaration.entries:
             predecessor = history.records.get(entry.predecessor) if entry.predecessor else None
             try:
-                old = _root_graphs(predecessor.snapshot_graphs(), entry.root) if predecessor else []
+                old = root_graphs(predecessor.snapshot_graphs(), entry.root) if predecessor else []
             except (InputError, ValueError):
                 old = []
-            results.extend(classify(old, _root_graphs(snapshot, entry.root)))
+            results.extend(classify(old, root_graphs(snapshot, entry.root)))
         added.append(AddedRecord(record_id, {language: prose.title for language, prose in record.prose.items()},
                                  tuple(result for result in results if result.decision != "unchanged"),
                                  tuple((e.root, e.decision, e.format_before, e.format_after)

@@ -9,13 +9,13 @@ since names never enter a digest. Normalizing a reference reproduces every root'
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from govern.catalog.render import FORMATS_FOLDER, page_languages, page_name, record_link, render_types
 from govern.errors import GovernError
+from govern.model.canonical import indented_json
 from govern.model.fingerprint import DOMAINS, type_digests
 from govern.model.graph import TypeGraph
 from govern.model.nodes import NamedType, Root
@@ -180,7 +180,7 @@ def reference_document(reference: FormatReference) -> dict:
 
 
 def reference_text(reference: FormatReference) -> str:
-    return json.dumps(reference_document(reference), indent=2, ensure_ascii=False) + "\n"
+    return indented_json(reference_document(reference)) + "\n"
 
 
 # --- the pages -------------------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ def render_reference_page(reference: FormatReference, records: dict[str, Record]
         date = records[record_id].declaration.date
         lines.append(f"| {link(record_id)} | {date} | `{entry.root}` | {value_term(entry.decision, language)} |")
     lines += ["", f"## {text['types']}", ""]
-    lines += render_types(graph, type_digests(graph.types, DOMAINS[graph.inventory_format]), language)
+    lines += render_types(graph, graph.digests, language)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

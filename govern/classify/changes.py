@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from dataclasses import dataclass, field, replace
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from govern.model.canonical import sha256_digest, simple_canonical_json
-from govern.model.fingerprint import DOMAINS, hash_form, type_digests
+from govern.model.fingerprint import DOMAINS, hash_form
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
     OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref,
@@ -44,7 +44,7 @@ class Difference:
 @dataclass
 class Side:
     graph: TypeGraph
-    digests: dict[str, str] = field(default_factory=dict)
+    digests: Mapping[str, str] = field(default_factory=dict)
     # Digests of inline nodes by identity: the walk asks for the digest of a node and then of each of its
     # children, which without this would rehash every subtree once per level above it. The node is kept
     # with its digest so its id cannot be reused while the entry lives.
@@ -52,7 +52,7 @@ class Side:
 
     @classmethod
     def of(cls, graph: TypeGraph) -> "Side":
-        return cls(graph, type_digests(graph.types, DOMAINS[graph.inventory_format]))
+        return cls(graph, graph.digests)
 
     def event_root(self, key: str) -> str | None:
         """The id of the event root whose type this named type is, if any."""

@@ -15,7 +15,7 @@ from govern.classify.changes import NEW_DATA, OLD_DATA
 from govern.classify.classify import NEW, REMOVED, UNCHANGED, RootDiff, classify
 from govern.classify.rules import SAME_VERSION, VERSION_BUMP, max_decision
 from govern.config import MODES
-from govern.model.graph import TypeGraph
+from govern.model.graph import TypeGraph, root_graphs
 
 PERSISTENCE = "persistence"
 DIRECTIONS = {"backward": (OLD_DATA,), "forward": (NEW_DATA,), "full": (OLD_DATA, NEW_DATA)}
@@ -93,5 +93,5 @@ def source_modes(config) -> dict[str, str]:
 
 def against_each(root: str, earlier: list[list[TypeGraph]], new_graphs: list[TypeGraph]) -> list[RootDiff]:
     """The current structure of a root classified against each of its earlier snapshots."""
-    current = [replace(graph, roots={root: graph.roots[root]}) for graph in new_graphs if root in graph.roots]
+    current = root_graphs(new_graphs, root)
     return [result for graphs in earlier for result in classify(graphs, current) if result.root == root]

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
+from typing import Iterable, Mapping
 
+from govern.model.fingerprint import DOMAINS, type_digests
 from govern.model.nodes import NamedType, Root, Union, children
+
+# Facts of the types alone (not of the roots): a copy with fewer roots shares them.
+_TYPE_FACTS = ("policy_bearing", "inventory_format", "digests")
 
 
 @dataclass(frozen=True)
@@ -27,8 +33,8 @@ class TypeGraph:
     # changes inside it to the event root's rules.
     event_roots: dict[str, str] = field(default_factory=dict, compare=False)
 
-    # Both are facts of the whole graph, asked once per root and per compared node: computed once per graph
-    # (the graph is frozen, so the cached value cannot go stale).
+    # Facts of the whole graph, asked once per root and per compared node: computed once per graph (the
+    # graph is frozen, so the cached value cannot go stale).
     @cached_property
     def policy_bearing(self) -> bool:
         """Whether any type carries a preservation policy (inventory format 2)."""
@@ -45,3 +51,23 @@ class TypeGraph:
         if self.declared_format is not None:
             return self.declared_format
         return 2 if self.policy_bearing else 1
+
+    @cached_property
+    def digests(self) -> Mapping[str, str]:
+        """The digest of every named type (read-only: every reader of the graph shares it)."""
+        return MappingProxyType(type_digests(self.types, DOMAINS[self.inventory_format]))
+
+    def with_roots(self, root_ids: Iterable[str]) -> "TypeGraph":
+        """The same graph with only those of `root_ids` it has as roots; the facts of its types computed so
+        far carry over, as the types are the same."""
+        wanted = set(root_ids)
+        restricted = replace(self, roots={root_id: root for root_id, root in self.roots.items() if root_id in wanted})
+        for name in _TYPE_FACTS:
+            if name in self.__dict__:
+                restricted.__dict__[name] = self.__dict__[name]
+        return restricted
+
+
+def root_graphs(graphs: Iterable[TypeGraph], root_id: str) -> list[TypeGraph]:
+    """The graphs that have `root_id` as a root, each restricted to that root."""
+    return [graph.with_roots((root_id,)) for graph in graphs if root_id in graph.roots]

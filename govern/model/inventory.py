@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from govern.model.canonical import indented_json
-from govern.model.fingerprint import DOMAINS, type_digests
 from govern.model.graph import TypeGraph
 from govern.model.render import structure
 
@@ -46,7 +45,7 @@ def build_inventory(graphs: list[TypeGraph]) -> Inventory:
     roots: dict[str, RootEntry] = {}
     types: dict[str, TypeEntry] = {}
     for graph in sorted(graphs, key=lambda g: g.source):
-        digests = type_digests(graph.types, DOMAINS[graph.inventory_format])
+        digests = graph.digests
         for name in graph.types:
             types[f"{graph.source}:{name}"] = TypeEntry(graph.source, name, digests[name])
         for root in graph.roots.values():

@@ -106,16 +106,110 @@ class FormatError(ValueError):
 
 
 def load_yaml(text: str) -> Any:
-    """YAML through the strict reader; a refusal becomes a FormatError with the line."""
+    """YAML through the strict reader; a refusal becomes a FormatError with the line.
+
+    Text in the layout this module writes is read without the YAML parser (see `read_written_layout`), with
+    the same result: what a file means never depends on which path read it.
+    """
     from govern.errors import InputError
     from govern.reader import parse_yaml
 
+    written = read_written_layout(text)
+    if written is not None:
+        return written
     try:
         return parse_yaml(text, "")
     except InputError as error:
         problem = error.problems[0]
         reason = problem.reason if problem.reason.startswith("is not valid YAML") else f"YAML {problem.reason}"
         raise FormatError(reason.replace("is not valid YAML: ", "invalid YAML: "), problem.line) from None
+
+
+# The layout `declaration_yaml` and `consistency_yaml` write: full-line comments at the margin, then lines
+# `<indent>[- ]key: value` or `<indent>[- ]key:` opening a nested block. Reading every record through the
+# YAML parser cost most of `govern verify`; this subset is read directly. Only values whose YAML meaning is
+# certain are accepted: null, true, false, short integers, a plain word that no YAML version reads as
+# anything but a string, and double-quoted printable ASCII without escapes. Anything else (a hand edit,
+# another layout, an escape, non-ASCII text) is left to the YAML reader.
+_LAYOUT_LINE = re.compile(r"( *)(- )?([a-z][a-z0-9-]*):(?: (.+))?")
+_LAYOUT_COMMENT = re.compile(r"#[ -~]*")
+_LAYOUT_STRING = re.compile(r'"([ !#-\[\]-~]*)"')
+_LAYOUT_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]{0,14})")
+_LAYOUT_WORD = re.compile(r"[a-z]+(?:-[a-z0-9]+)*")
+# Words some YAML version reads as null or a boolean: never plain strings or keys of this layout.
+_YAML_WORDS = frozenset({"null", "true", "false", "y", "n", "yes", "no", "on", "off"})
+_LAYOUT_CONSTANTS = {"null": None, "true": True, "false": False}
+
+
+class _NotWrittenLayout(Exception):
+    """The text is not in the written layout: the YAML reader reads it."""
+
+
+def read_written_layout(text: str) -> dict | None:
+    """The mapping a text in the layout govern writes holds, or None when the text is not in that layout."""
+    if not text.endswith("\n"):
+        return None
+    lines = []
+    for line in text[:-1].split("\n"):
+        if _LAYOUT_COMMENT.fullmatch(line):
+            continue
+        match = _LAYOUT_LINE.fullmatch(line)
+        if match is None or match.group(3) in _YAML_WORDS:
+            return None
+        lines.append((len(match.group(1)), match.group(2) is not None, match.group(3), match.group(4)))
+    try:
+        mapping, end = _layout_mapping(lines, 0, 0, False)
+    except _NotWrittenLayout:
+        return None
+    return mapping if end == len(lines) and mapping else None
+
+
+def _layout_mapping(lines: list, start: int, column: int, in_item: bool) -> tuple[dict, int]:
+    """The keys at `column` from `start` (in a list item, the first one on the `- ` line before it)."""
+    mapping: dict[str, Any] = {}
+    index = start
+    while index < len(lines):
+        indent, dash, key, value = lines[index]
+        # A list item's first key sits on its `- ` line, two columns left of the keys after it.
+        expected = (column - 2, True) if in_item and index == start else (column, False)
+        if (indent, dash) != expected:
+            break
+        if key in mapping:
+            raise _NotWrittenLayout
+        index += 1
+        if value is not None:
+            mapping[key] = _layout_scalar(value)
+            continue
+        if index == len(lines) or lines[index][0] <= column:
+            raise _NotWrittenLayout  # an empty value, or a block at the same column: not this layout
+        nested, dashed = lines[index][0], lines[index][1]
+        if dashed:
+            mapping[key], index = _layout_list(lines, index, nested)
+        else:
+            mapping[key], index = _layout_mapping(lines, index, nested, False)
+    return mapping, index
+
+
+def _layout_list(lines: list, start: int, indent: int) -> tuple[list, int]:
+    items = []
+    index = start
+    while index < len(lines) and lines[index][:2] == (indent, True):
+        item, index = _layout_mapping(lines, index, indent + 2, True)
+        items.append(item)
+    return items, index
+
+
+def _layout_scalar(text: str) -> Any:
+    if text in _LAYOUT_CONSTANTS:
+        return _LAYOUT_CONSTANTS[text]
+    quoted = _LAYOUT_STRING.fullmatch(text)
+    if quoted is not None:
+        return quoted.group(1)
+    if _LAYOUT_INTEGER.fullmatch(text):
+        return int(text)
+    if _LAYOUT_WORD.fullmatch(text) and text not in _YAML_WORDS:
+        return text
+    raise _NotWrittenLayout
 
 
 def split_front_matter(text: str) -> tuple[str, str, int]:

@@ -6,14 +6,14 @@ Problems found while reading are findings, not exceptions: one malformed record 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from govern.config import Config
 from govern.errors import InputError, Problem
 from govern.model.canonical import canonical_json, sha256_digest
-from govern.model.graph import TypeGraph
+from govern.model.graph import TypeGraph, root_graphs
 from govern.records.format import (
     GENERATED_PARTS, LANGUAGES, RECORD_FILE, Declaration, FormatError, Prose, parse_consistency,
     parse_declaration, parse_prose, record_suffix, split_front_matter,
@@ -33,6 +33,9 @@ class Record:
     findings: list[Finding] = field(default_factory=list)
     # The configured languages, the source language first: its file is ID.md, the others ID.<language>.md.
     languages: tuple[str, ...] = LANGUAGES
+    # The snapshot parsed and normalized, each once, for the bytes they were made from: verify, the format
+    # references and the classification of a record against its successors all read the same snapshot.
+    _parsed: dict[str, tuple[bytes, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def parts(self) -> tuple[str, ...]:
@@ -80,17 +83,30 @@ class Record:
 
         if not self.snapshot_bytes:
             return []
-        return load_snapshot(self._snapshot_document(), self.relative("schema"))
+        return list(self._once("graphs", lambda: load_snapshot(self._snapshot_document(), self.relative("schema"))))
 
     def _snapshot_document(self) -> Any:
         from govern.fsio import parse_json
 
-        try:
-            text = (self.snapshot_bytes or b"").decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise InputError(Problem(self.relative("schema"), f"is not UTF-8 (invalid byte at offset {error.start})",
-                                     hint="regenerate it with `govern record refresh`")) from None
-        return parse_json(text, self.relative("schema"))
+        def parse() -> Any:
+            try:
+                text = (self.snapshot_bytes or b"").decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise InputError(Problem(self.relative("schema"),
+                                         f"is not UTF-8 (invalid byte at offset {error.start})",
+                                         hint="regenerate it with `govern record refresh`")) from None
+            return parse_json(text, self.relative("schema"))
+
+        return self._once("document", parse)
+
+    def _once(self, name: str, make: Callable[[], Any]) -> Any:
+        """`make()` for the current snapshot bytes, computed once (a refusal is raised again each time)."""
+        known = self._parsed.get(name)
+        if known is not None and known[0] is self.snapshot_bytes:
+            return known[1]
+        value = make()
+        self._parsed[name] = (self.snapshot_bytes, value)
+        return value
 
 
 def record_ids(folder: Path) -> list[str]:
@@ -230,9 +246,8 @@ def recorded_graphs(config: Config, history: History | None = None) -> list[Type
     graphs: list[TypeGraph] = []
     for record_id, roots in sorted(wanted.items()):
         for graph in history.records[record_id].snapshot_graphs():
-            kept = {root_id: root for root_id, root in graph.roots.items() if root_id in roots}
-            if kept:
-                graphs.append(replace(graph, roots=kept))
+            if roots & graph.roots.keys():
+                graphs.append(graph.with_roots(roots))
     return graphs
 
 
@@ -255,8 +270,7 @@ def chain_graphs(history: History, root: str, start: str | None) -> list[list[Ty
         if entry is None:
             break
         if entry.after is not None:
-            graphs = [replace(graph, roots={root: graph.roots[root]}) for graph in record.snapshot_graphs()
-                      if root in graph.roots]
+            graphs = root_graphs(record.snapshot_graphs(), root)
             if graphs:
                 found.append(graphs)
         current = entry.predecessor

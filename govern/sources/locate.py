@@ -18,13 +18,20 @@ _NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
 _SCALAR = re.compile(r"[^,\]}\s]+")
 
 
-def pointer_line(text: str, pointer: str) -> int | None:
-    """The line of the key (or array element) a JSON pointer ends at; 1 for the whole document."""
+def pointer_line(text: str, pointer: str, members: dict | None = None) -> int | None:
+    """The line of the key (or array element) a JSON pointer ends at; 1 for the whole document.
+
+    `members` keeps the members of every container read so far, for further pointers into the same text:
+    each container is then scanned once, however many roots it holds.
+    """
+    members = {} if members is None else members
     tokens = [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]] if pointer else []
     index, start = _skip(text, 0), 0
     try:
         for token in tokens:
-            index, start = _member(text, index, token)
+            if index not in members:
+                members[index] = _members(text, index)
+            index, start = members[index].get(token, (None, 0))
             if index is None:
                 return None
     except (IndexError, ValueError):  # not JSON text (a YAML source): no line
@@ -36,11 +43,13 @@ def _skip(text: str, index: int) -> int:
     return _WHITESPACE.match(text, index).end()
 
 
-def _member(text: str, index: int, token: str) -> tuple[int | None, int]:
-    """(where the member's value starts, where the member starts) inside the container at index."""
+def _members(text: str, index: int) -> dict[str, tuple[int, int]]:
+    """Token -> (where the member's value starts, where the member starts), for the container at index (the
+    first of a repeated key, like the reading of the document)."""
     opener = text[index]
     if opener not in "{[":
-        return None, 0
+        return {}
+    found: dict[str, tuple[int, int]] = {}
     position, count = _skip(text, index + 1), 0
     while text[position] not in "}]":
         start = position
@@ -48,15 +57,14 @@ def _member(text: str, index: int, token: str) -> tuple[int | None, int]:
             key, position = scanstring(text, position + 1)
             position = _skip(text, position)
             position = _skip(text, position + 1)  # past ':'
-            if key == token:
-                return position, start
-        elif str(count) == token:
-            return position, start
+        else:
+            key = str(count)
+        found.setdefault(key, (position, start))
         position = _skip(text, _skip_value(text, position))
         count += 1
         if text[position] == ",":
             position = _skip(text, position + 1)
-    return None, 0
+    return found
 
 
 def _skip_value(text: str, index: int) -> int:
@@ -80,6 +88,7 @@ def root_locations(config: Config, graphs: list[TypeGraph]) -> dict[str, str]:
     """root id -> `file:line` (relative to the project) of the type each configured root is read from."""
     found: dict[str, str] = {}
     texts: dict[str, str | None] = {}
+    members: dict[str, dict] = {}
     by_source = {source.name: source for source in config.sources}
     for graph in graphs:
         source = by_source.get(graph.source)
@@ -91,8 +100,8 @@ def root_locations(config: Config, graphs: list[TypeGraph]) -> dict[str, str]:
             else:
                 file, _, pointer = graph.locations.get(root.type_key, "").partition("#")
                 if file not in texts:
-                    texts[file] = _read(config.project_root / file)
-                line = pointer_line(texts[file], pointer) if texts[file] is not None else None
+                    texts[file], members[file] = _read(config.project_root / file), {}
+                line = pointer_line(texts[file], pointer, members[file]) if texts[file] is not None else None
                 location = f"{file}:{line}" if line else file
             if location:
                 found[root_id] = location

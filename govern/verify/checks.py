@@ -5,14 +5,14 @@ Checks never stop at the first problem: all findings are collected and reported 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 from govern.classify.classify import classify
 from govern.classify.modes import against_each, apply_modes, source_modes
 from govern.classify.rules import VERSION_BUMP
 from govern.config import Config
-from govern.model.graph import TypeGraph
+from govern.model.graph import TypeGraph, root_graphs
 from govern.model.inventory import Inventory, build_inventory
 from govern.records.format import suggested_slug
 from govern.records.history import History, chain_graphs, load_history, predecessor_of
@@ -51,7 +51,7 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
     # against the record before it; its syntax finding already names the real problem.
     if all(record.declaration is not None for record in history.records.values()):
         findings.extend(check_current(history, inventory, config, snapshots,
-                                      _changed_places(config, history, inventory)))
+                                      lambda: _changed_places(config, history, inventory)))
     # Before the first record the baseline writes the generated files; its one finding says so.
     generated = generated_files(config, inventory, history) if history.records else []
     if any(finding.id in DAMAGED_RECORD for finding in findings):
@@ -140,8 +140,8 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
                     (entry.root, history.records[entry.predecessor].source_file
                      if entry.predecessor in history.records else "") in edited:
                 continue
-            old = _root_graphs(snapshots.get(entry.predecessor, []), entry.root) if entry.predecessor else []
-            new = _root_graphs(snapshots[record.id], entry.root)
+            old = root_graphs(snapshots.get(entry.predecessor, []), entry.root) if entry.predecessor else []
+            new = root_graphs(snapshots[record.id], entry.root)
             if entry.predecessor is not None and entry.predecessor not in snapshots:
                 continue
             results = apply_modes(classify(old, new), modes or {}, lambda root: against_each(
@@ -155,20 +155,12 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
     return findings
 
 
-def _root_graphs(graphs: list[TypeGraph], root: str) -> list[TypeGraph]:
-    found = []
-    for graph in graphs:
-        if root in graph.roots:
-            found.append(replace(graph, roots={root: graph.roots[root]}))
-    return found
-
-
 def _recorded_variant(snapshot: list[TypeGraph] | None, inventory: Inventory, root_id: str) -> str:
     """`recorded-bump` when the change is a version-bump (its hint says to raise the format version)."""
     if not snapshot:
         return "recorded"
-    current = _root_graphs([inventory.graph(inventory.roots[root_id].source)], root_id)
-    results = classify(_root_graphs(snapshot, root_id), current)
+    current = root_graphs([inventory.graph(inventory.roots[root_id].source)], root_id)
+    results = classify(root_graphs(snapshot, root_id), current)
     return "recorded-bump" if results and results[0].minimum == VERSION_BUMP else "recorded"
 
 
@@ -200,9 +192,12 @@ def _changed_places(config: Config, history: History,
 
 def check_current(history: History, inventory: Inventory, config: Config,
                   snapshots: dict[str, list[TypeGraph]] | None = None,
-                  places: dict[str, tuple[str, int | None, str, str | None]] | None = None) -> list[Finding]:
+                  locate: Callable[[], dict[str, tuple[str, int | None, str, str | None]]] | None = None
+                  ) -> list[Finding]:
+    """Each root's latest record against the current source. `locate()` gives where and how the changed
+    roots changed (see `_changed_places`); it classifies every root, so it is asked only once a root differs."""
     snapshots = snapshots or {}
-    places = places or {}
+    places: dict[str, tuple[str, int | None, str, str | None]] | None = None
     findings = []
     records_dir = config.records_dir
     if not history.records and inventory.roots:
@@ -226,8 +221,10 @@ def check_current(history: History, inventory: Inventory, config: Config,
             continue
         recorded_role = _recorded_role(snapshots.get(latest, []), root_id)
         current_version = inventory.graph(root.source).format_version
-        file, line, changes, minimum = places.get(root_id, ("", None, "", None))
         if entry.after != root.digest:
+            if places is None:
+                places = locate() if locate is not None else {}
+            file, line, changes, minimum = places.get(root_id, ("", None, "", None))
             if entry.after is None:
                 state = {"variant": "removed"}
             elif file and changes:

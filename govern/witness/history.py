@@ -14,9 +14,8 @@ from govern.classify.classify import classify
 from govern.classify.rules import SAME_VERSION, VERSION_BUMP
 from govern.config import Config
 from govern.errors import InputError
-from govern.model.graph import TypeGraph
+from govern.model.graph import TypeGraph, root_graphs
 from govern.records.history import History, recorded_graphs
-from govern.verify.checks import _root_graphs
 from govern.verify.findings import Finding
 from govern.witness.render import unsound_findings
 from govern.witness.search import ChangeWitness, find_witnesses
@@ -46,7 +45,7 @@ def history_witnesses(config: Config, history: History, current: list[TypeGraph]
         for entry in declaration.entries if declaration is not None else ():
             if entry.decision != SAME_VERSION or entry.predecessor not in history.records or entry.after is None:
                 continue
-            old, new = _root_graphs(snapshot(entry.predecessor), entry.root), _root_graphs(snapshot(record.id), entry.root)
+            old, new = root_graphs(snapshot(entry.predecessor), entry.root), root_graphs(snapshot(record.id), entry.root)
             if old and new:
                 report = find_witnesses(classify(old, new), old, new, budget_ms)
                 findings.extend(unsound_findings(report, lambda root, path=record.relative("en"): path))
