@@ -10,6 +10,7 @@ data; it decides nothing. The rule table (`govern.classify.rules`) decides.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from fractions import Fraction
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Mapping
@@ -49,6 +50,10 @@ class Side:
     # children, which without this would rehash every subtree once per level above it. The node is kept
     # with its digest so its id cannot be reused while the entry lives.
     _inline: dict[int, tuple[Node, str]] = field(default_factory=dict, repr=False, compare=False)
+    # The JSON types of the nodes asked about, by identity likewise: a oneOf of n alternatives asks for the
+    # types of every other alternative once per alternative it compares.
+    _types: dict[int, tuple[Node, frozenset[str]]] = field(default_factory=dict, repr=False, compare=False)
+    _unions: dict[int, tuple[Union, Counter, dict[int, int]]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, graph: TypeGraph) -> "Side":
@@ -68,6 +73,19 @@ class Side:
         if isinstance(node, Primitive):
             return node.type
         return _value_text(node.value) if isinstance(node, Literal) else node.kind
+
+    def type_counts(self, union: Union) -> tuple[Counter, dict[int, int]]:
+        """For each JSON type, how many alternatives of the union admit it; and how often each alternative
+        (by identity) occurs in the union."""
+        known = self._unions.get(id(union))
+        if known is None:
+            counts: Counter = Counter()
+            multiplicity: dict[int, int] = {}
+            for alternative in union.alternatives:
+                counts.update(json_types(self, alternative.node))
+                multiplicity[id(alternative)] = multiplicity.get(id(alternative), 0) + 1
+            known = self._unions[id(union)] = (union, counts, multiplicity)
+        return known[1], known[2]
 
     def resolve(self, node: Node) -> Node:
         seen = 0
@@ -186,8 +204,17 @@ _ANY_NUMBER = "number"  # integers are numbers: for disjointness both count as o
 _ALL_TYPES = frozenset({"string", _ANY_NUMBER, "boolean", "null", "object", "array"})
 
 
-def json_types(side: Side, node: Node, depth: int = 0) -> frozenset[str]:
+def json_types(side: Side, node: Node) -> frozenset[str]:
     """The JSON types a node's instances may have (a superset; exact where the structure says it)."""
+    known = side._types.get(id(node))
+    if known is not None:
+        return known[1]
+    found = _json_types(side, node, 0)
+    side._types[id(node)] = (node, found)
+    return found
+
+
+def _json_types(side: Side, node: Node, depth: int) -> frozenset[str]:
     node = side.resolve(node)
     if depth > 64:
         return _ALL_TYPES
@@ -205,12 +232,12 @@ def json_types(side: Side, node: Node, depth: int = 0) -> frozenset[str]:
     if isinstance(node, Union):
         found: frozenset[str] = frozenset()
         for alternative in node.alternatives:
-            found |= json_types(side, alternative.node, depth + 1)
+            found |= _json_types(side, alternative.node, depth + 1)
         return found
     if isinstance(node, Intersection):
         found = _ALL_TYPES
         for operand in node.operands:
-            found &= json_types(side, operand, depth + 1)
+            found &= _json_types(side, operand, depth + 1)
         return found
     if isinstance(node, Opaque):
         excluded = dict(node.constraints).get("not-type")
@@ -235,13 +262,12 @@ def may_overlap(side: Side, union: Union, alternative: Alternative) -> bool:
     """Whether an instance may match this alternative and another one of the union. Disjoint JSON types,
     a required property whose values (const or enum) differ, or different values of a discriminator
     mapping prove it cannot."""
-    others = [other.node for other in union.alternatives if other is not alternative]
-    if not others:
-        return False
     own_types = json_types(side, alternative.node)
-    others = [other for other in others if own_types & json_types(side, other)]
-    if not others:
-        return False
+    # How many alternatives admit each JSON type, counted once per union: asked for every alternative of
+    # a union, listing the others each time would make a large oneOf quadratic.
+    counts, multiplicity = side.type_counts(union)
+    if not any(counts[name] > multiplicity.get(id(alternative), 0) for name in own_types):
+        return False  # no other alternative shares a JSON type with this one
     candidates = {json.loads(union.discriminator)["propertyName"]} if union.discriminator else set()
     resolved = side.resolve(alternative.node)
     for operand in resolved.operands if isinstance(resolved, Intersection) else (resolved,):
@@ -254,10 +280,14 @@ def may_overlap(side: Side, union: Union, alternative: Alternative) -> bool:
         # A discriminator mapping selects one alternative by the property's value: readers that honour it
         # (OpenAPI, pydantic) never try two alternatives with different mapped values.
         return False
+    others = None
     for name in sorted(candidates):
         own = discriminator_values(side, alternative.node, name)
         if own is None:
             continue
+        if others is None:
+            others = [other.node for other in union.alternatives
+                      if other is not alternative and own_types & json_types(side, other.node)]
         if all((values := discriminator_values(side, other, name)) is not None and not set(own) & set(values)
                for other in others):
             return False
@@ -594,18 +624,30 @@ class Walker:
         unmatched_old = list(range(len(before)))
         unmatched_new = list(range(len(after)))
         if same_format:
-            for i in list(unmatched_old):
-                for j in unmatched_new:
-                    if old_digests[i] == new_digests[j] and before[i].qualified == after[j].qualified \
-                            and before[i].tags == after[j].tags:
-                        unmatched_old.remove(i)
-                        unmatched_new.remove(j)
-                        break
+            # Each old alternative takes the first unpaired new one with its digest, qualification and
+            # discriminator values: looked up by that key, so a union of n alternatives pairs in linear time.
+            waiting: dict[tuple, list[int]] = {}
+            for j in reversed(unmatched_new):
+                waiting.setdefault((new_digests[j], after[j].qualified, after[j].tags), []).append(j)
+            paired: set[int] = set()
+            kept: list[int] = []
+            for i in unmatched_old:
+                same = waiting.get((old_digests[i], before[i].qualified, before[i].tags))
+                if same:
+                    paired.add(same.pop())
+                else:
+                    kept.append(i)
+            unmatched_old = kept
+            unmatched_new = [j for j in unmatched_new if j not in paired]
         # Pair the rest when their kinds match one to one, so a change inside an alternative is precise.
+        old_kinds = {i: self.old.resolve(before[i].node).kind for i in unmatched_old}
+        old_count = Counter(old_kinds.values())
+        new_by_kind: dict[str, list[int]] = {}
+        for j in unmatched_new:
+            new_by_kind.setdefault(self.new.resolve(after[j].node).kind, []).append(j)
         for i in list(unmatched_old):
-            kind = self.old.resolve(before[i].node).kind
-            candidates = [j for j in unmatched_new if self.new.resolve(after[j].node).kind == kind]
-            if len(candidates) == 1 and sum(1 for k in unmatched_old if self.old.resolve(before[k].node).kind == kind) == 1:
+            candidates = new_by_kind.get(old_kinds[i], [])
+            if len(candidates) == 1 and old_count[old_kinds[i]] == 1:
                 j = candidates[0]
                 unmatched_old.remove(i)
                 unmatched_new.remove(j)

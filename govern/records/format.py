@@ -1,8 +1,9 @@
 """The record file format: declaration (YAML front matter), prose sections, consistency record.
 
 Declarations and consistency records are emitted by this module in one fixed layout (keys in a fixed
-order, strings JSON-quoted, which YAML reads as double-quoted scalars), so files are byte-deterministic;
-they are read back with ruamel.yaml's safe loader.
+order, strings JSON-quoted, which YAML reads as double-quoted scalars), so files are byte-deterministic.
+They are read back directly while they keep that layout, otherwise (edited by hand) with the strict YAML
+reader; both readings agree wherever the direct one applies.
 """
 
 from __future__ import annotations

@@ -1,0 +1,66 @@
+"""Comparing a oneOf of many overlapping alternatives (a schema set's `all.json` is a oneOf of every type)
+costs work linear in the number of alternatives: each alternative's JSON types are found once, and
+alternatives pair by digest and by kind through lookups, not by scanning the others for each one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from govern.classify import changes
+from govern.classify.classify import classify
+from govern.sources.jsonschema import load_jsonschema
+
+
+def _document(count: int, changed: bool) -> dict:
+    """`count` object types, none with a required literal (so any two may overlap); in the new release
+    every third type gains an optional property, one in five turns into an array, and two types are added."""
+    defs = {}
+    for index in range(count + (2 if changed else 0)):
+        properties = {f"field{index}": {"type": "string"}, "count": {"type": "integer"}}
+        if changed and index % 3 == 0:
+            properties["note"] = {"type": "string"}
+        if changed and index % 5 == 1:
+            defs[f"T{index}"] = {"type": "array", "items": {"type": "object", "properties": properties}}
+        else:
+            defs[f"T{index}"] = {"type": "object", "properties": properties}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "oneOf": [{"$ref": f"#/$defs/{name}"} for name in defs], "$defs": defs}
+
+
+def _resolutions(tmp_path: Path, count: int, monkeypatch) -> tuple[int, list]:
+    graphs = []
+    for name, changed in (("old", False), ("new", True)):
+        path = tmp_path / f"{name}-{count}.schema.json"
+        path.write_text(json.dumps(_document(count, changed)), encoding="utf-8")
+        graphs.append(load_jsonschema("all", path, {"All": ("#", "record")}, tmp_path))
+    calls = 0
+    original = changes.Side.resolve
+
+    def counted(self, node):
+        nonlocal calls
+        calls += 1
+        return original(self, node)
+
+    monkeypatch.setattr(changes.Side, "resolve", counted)
+    [result] = classify([graphs[0]], [graphs[1]])
+    monkeypatch.setattr(changes.Side, "resolve", original)
+    return calls, [(change.path, change.kind, change.breaks) for change in result.changes]
+
+
+def test_a_large_oneof_is_compared_in_linear_work(tmp_path: Path, monkeypatch):
+    small, small_changes = _resolutions(tmp_path, 150, monkeypatch)
+    large, large_changes = _resolutions(tmp_path, 600, monkeypatch)
+    assert len(large_changes) > 3 * len(small_changes) > 0
+    # Four times the alternatives: about four times the work (sixteen times when quadratic).
+    assert large <= 5 * small, (small, large)
+
+
+def test_the_changes_of_a_large_oneof(tmp_path: Path, monkeypatch):
+    _, found = _resolutions(tmp_path, 30, monkeypatch)
+    # The changed types (10 gain a property, 6 become arrays, 2 both) pair with nothing: every remaining
+    # alternative is an object, so kinds do not pair one to one. In a oneOf whose alternatives overlap, each
+    # added or removed alternative moves instances into or out of an overlap: it breaks both ways.
+    assert sorted({kind: sum(1 for _, k, _ in found if k == kind) for _, kind, _ in found}.items()) == [
+        ("alternative-removed", 14), ("exclusive-alternative-widened", 16)]
+    assert all(set(breaks) == {changes.OLD_DATA, changes.NEW_DATA} for _, _, breaks in found)
