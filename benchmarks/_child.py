@@ -3,6 +3,7 @@
     python benchmarks/_child.py RESULT.json govern ARGS...     (run `govern ARGS` in process)
     python benchmarks/_child.py RESULT.json floor FILES...     (read, parse and SHA-256 every file)
     python benchmarks/_child.py RESULT.json records PROJECT    (read and parse every change record)
+    python benchmarks/_child.py RESULT.json pairs PAIRS.json   (`govern diff OLD NEW` of every pair, each timed)
 
 Writes {"wall", "cpu", "peak"} to RESULT.json: seconds of wall clock and of CPU (user + system) of the
 measured part, and the growth of the resident set during it in bytes (peak resident size minus the size
@@ -65,15 +66,7 @@ def _govern(args: list[str]):
         _use_checkout(os.environ["GOVERN_BENCH_CHECKOUT"])
     from govern.cli import main
 
-    # The modules the measured commands import lazily, imported now so they are not counted.
-    import govern.catalog.render  # noqa: F401
-    import govern.classify.classify  # noqa: F401
-    import govern.classify.report  # noqa: F401
-    import govern.model.inventory  # noqa: F401
-    import govern.sources.load  # noqa: F401
-    import govern.sources.openapi  # noqa: F401
-    import govern.verify.checks  # noqa: F401
-    import govern.records.create  # noqa: F401
+    _import_commands()
 
     def run() -> None:
         sys.argv = ["govern", *args]
@@ -86,8 +79,53 @@ def _govern(args: list[str]):
     return run
 
 
+def _import_commands() -> None:
+    """The modules the measured commands import lazily, imported before the measured part."""
+    import govern.catalog.render  # noqa: F401
+    import govern.classify.classify  # noqa: F401
+    import govern.classify.report  # noqa: F401
+    import govern.model.inventory  # noqa: F401
+    import govern.sources.load  # noqa: F401
+    import govern.sources.openapi  # noqa: F401
+    import govern.verify.checks  # noqa: F401
+    import govern.records.create  # noqa: F401
+
+
+def _pairs(pairs_file: str) -> list[dict]:
+    """`govern diff OLD NEW --format json` of every pair in process, each timed on its own (CPU and wall
+    clock), with its exit status (2: govern refuses a side, which the caller counts apart)."""
+    import contextlib
+    import io
+
+    from govern.cli import main as govern_main
+
+    _import_commands()
+    with open(pairs_file, encoding="utf-8") as handle:
+        pairs = json.load(handle)
+    timed = []
+    for name, old, new in pairs:
+        sys.argv = ["govern", "diff", old, new, "--format", "json"]
+        start_wall, start_cpu = time.perf_counter(), time.process_time()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            try:
+                govern_main()
+                status = 0
+            except SystemExit as stop:
+                status = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 2
+        timed.append({"name": name, "cpu": time.process_time() - start_cpu,
+                      "wall": time.perf_counter() - start_wall, "status": status})
+    return timed
+
+
 def main() -> int:
     result_path, kind, *args = sys.argv[1:]
+    if kind == "pairs":
+        if os.environ.get("GOVERN_BENCH_CHECKOUT"):
+            _use_checkout(os.environ["GOVERN_BENCH_CHECKOUT"])
+        timed = _pairs(args[0])
+        with open(result_path, "w", encoding="utf-8") as handle:
+            json.dump({"pairs": timed}, handle)
+        return 0
     if kind == "govern":
         task = _govern(args)
     elif kind == "records":

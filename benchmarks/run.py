@@ -11,8 +11,10 @@ clock. Peak memory is the growth of the resident set during the command.
 
 Cases: `extract` of generated schemas with many named types, acyclic and one large recursive component;
 `diff` between such a schema and its next release, and the same with `--witness`; `verify` and `record new`
-over generated histories of change records on many roots; the real GitHub REST description, two releases (skipped with a message
-unless fetched into the cache folder, see benchmarks/README.md); start-up and `verify` of this repository.
+over generated histories of change records on many roots; the real GitHub REST description, two releases, and
+real schema pairs (CloudFormation resources of two cfn-lint releases, Kubernetes types of two versions), each
+skipped with a message unless fetched into the cache folder (see benchmarks/README.md); start-up and `verify`
+of this repository.
 Sizes are ten times apart (--quick stops one size earlier and repeats less). Generated inputs are cached
 under the cache folder (default benchmarks/.cache, ignored by git).
 
@@ -43,6 +45,15 @@ import generators  # noqa: E402
 
 GITHUB_VERSIONS = ("22.0.0", "23.0.2")  # @octokit/openapi releases (npm), pinned
 GITHUB_FILE = "package/generated/api.github.com.json"
+CFN_LINT_VERSIONS = ("1.40.0", "1.58.0")  # cfn-lint releases (PyPI), pinned: CloudFormation resource schemas
+CFN_SCHEMAS = "cfnlint/data/schemas/providers"
+CFN_REGION = "us-east-1"
+KUBERNETES_VALIDATE_VERSION = "1.37.0"  # kubernetes-validate (PyPI), pinned: it ships several Kubernetes versions
+KUBERNETES_VERSIONS = ("1.28.0", "1.37.0")
+KUBERNETES_SCHEMAS = "kubernetes_validate/kubernetes-json-schema/v{version}-local"
+KUBERNETES_NAMED = {"deployment": "deployment-apps-v1.json", "pod": "pod-v1.json", "job": "job-batch-v1.json",
+                    "the whole set": "all.json"}
+REAL_PAIR_LIMIT = 2.0  # seconds: no real schema pair above this
 
 
 @dataclass
@@ -96,6 +107,16 @@ class Harness:
             data = json.loads(result.read_text())
         return Measure(data["wall"], data["cpu"], data["peak"])
 
+    def run_pairs(self, listing: Path, cwd: Path) -> list[dict]:
+        with tempfile.TemporaryDirectory() as folder:
+            result = Path(folder) / "result.json"
+            env = dict(os.environ, GOVERN_BENCH_CHECKOUT=str(self.govern_dir), PYTHONHASHSEED="0")
+            completed = subprocess.run([self.python, str(HERE / "_child.py"), str(result), "pairs", str(listing)],
+                                       cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if completed.returncode != 0:
+                raise SystemExit(f"benchmark run failed: pairs\n{completed.stderr}")
+            return json.loads(result.read_text())["pairs"]
+
     def measure(self, case: str, size: str, args: list[str], floor_files: list[Path], cwd: Path,
                 prepare=None, notes: str = "", floor: tuple[str, list[str]] | None = None) -> Row:
         """Median of `repeat` runs of `govern ARGS` and of the floor, alternating. The floor reads, parses and
@@ -115,14 +136,21 @@ class Harness:
         return row
 
     def process(self, args: list[str], cwd: Path) -> float:
-        """Median CPU seconds (user + system) of a whole process, start-up included, with the installed govern."""
+        """Median CPU seconds (user + system) of a whole process, start-up included, with the installed govern.
+
+        As after an installation, Python's bytecode caches are used: a first run writes them where they are
+        missing (also when PYTHONDONTWRITEBYTECODE is set in the environment, which would otherwise make
+        every run compile every module of govern from source) and is not counted."""
         import resource
 
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+        subprocess.run([self.python, *args], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=True)
         timings = []
         for _ in range(max(self.repeat, 5)):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            subprocess.run([self.python, *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           check=True)
+            subprocess.run([self.python, *args], cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=True)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             timings.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
         return statistics.median(timings)
@@ -215,6 +243,96 @@ def bench_github(harness: Harness, cache: Path) -> Row | None:
     harness.target("real OpenAPI diff within 5x of extracting both sides", "<= 5x",
                    f"{row.govern.cpu / extract.govern.cpu:.1f}x", row.govern.cpu <= 5 * extract.govern.cpu)
     return row
+
+
+def cfn_resources(folder: Path) -> dict[str, Path]:
+    """CloudFormation type name -> resource schema of one region, in either layout cfn-lint has shipped:
+    providers/<region>/*.json (older releases) or providers/<region>.json naming files in resources/."""
+    region = folder / CFN_SCHEMAS
+    index = region / f"{CFN_REGION}.json"
+    if index.is_file():
+        names = json.loads(index.read_text(encoding="utf-8"))
+        return {name: folder / "cfnlint/data/schemas/resources" / f"{digest}.json" for name, digest in names.items()}
+    found = {}
+    for path in sorted((region / CFN_REGION.replace("-", "_")).glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(document, dict) and isinstance(document.get("typeName"), str):
+            found[document["typeName"]] = path
+    return found
+
+
+def real_pairs(cache: Path) -> tuple[list[tuple[str, Path, Path]], list[str]]:
+    """(name, old, new) of every real pair in the cache folder, and what is missing (see benchmarks/README.md)."""
+    pairs, missing = [], []
+    old, new = (cache / "cfn-lint" / version for version in CFN_LINT_VERSIONS)
+    if (old / CFN_SCHEMAS).is_dir() and (new / CFN_SCHEMAS).is_dir():
+        before, after = cfn_resources(old), cfn_resources(new)
+        pairs += [(f"cfn {name}", before[name], after[name]) for name in sorted(before.keys() & after.keys())
+                  if before[name].is_file() and after[name].is_file()]
+    else:
+        missing.append(f"cfn-lint {' and '.join(CFN_LINT_VERSIONS)} in {cache / 'cfn-lint'}")
+    unpacked = cache / "kubernetes" / KUBERNETES_VALIDATE_VERSION
+    old, new = (unpacked / KUBERNETES_SCHEMAS.format(version=version) for version in KUBERNETES_VERSIONS)
+    if old.is_dir() and new.is_dir():
+        named = set(KUBERNETES_NAMED.values())
+        pairs += [(f"kubernetes {label}", old / file, new / file) for label, file in KUBERNETES_NAMED.items()]
+        pairs += [(f"kubernetes {path.stem}", path, new / path.name) for path in sorted(old.glob("*.json"))
+                  if path.name not in named and not path.name.startswith("_") and (new / path.name).is_file()]
+    else:
+        missing.append(f"kubernetes-validate {KUBERNETES_VALIDATE_VERSION} in {unpacked}")
+    return pairs, missing
+
+
+def bench_real_pairs(harness: Harness, cache: Path, quick: bool) -> None:
+    """Every real pair once, in one process (each pair timed on its own), then the slowest again in fresh
+    processes, median of `repeat` runs: the target is judged on those."""
+    print("real schema pairs: CloudFormation resources (two cfn-lint releases), Kubernetes types "
+          f"({' vs '.join(KUBERNETES_VERSIONS)})", flush=True)
+    pairs, missing = real_pairs(cache)
+    for what in missing:
+        print(f"  skipped: {what} is absent; fetch it as benchmarks/README.md shows", flush=True)
+    if not pairs:
+        harness.target(f"no real schema pair above {REAL_PAIR_LIMIT:.0f} s", f"<= {REAL_PAIR_LIMIT:.0f} s cpu",
+                       "skipped: no real pairs in the cache folder", None)
+        return
+    if quick:  # every tenth pair, and the named Kubernetes pairs
+        pairs = [pair for index, pair in enumerate(pairs) if index % 10 == 0 or pair[0].startswith("kubernetes ")
+                 and pair[1].name in KUBERNETES_NAMED.values()]
+    with tempfile.TemporaryDirectory() as folder:
+        listing = Path(folder) / "pairs.json"
+        listing.write_text(json.dumps([[name, str(old), str(new)] for name, old, new in pairs]), encoding="utf-8")
+        timed = harness.run_pairs(listing, cache)
+    refused = [entry for entry in timed if entry["status"] == 2]
+    compared = [entry for entry in timed if entry["status"] != 2]
+    for family in ("cfn", "kubernetes"):
+        cpus = sorted(entry["cpu"] for entry in compared if entry["name"].startswith(family + " "))
+        if cpus:
+            print(f"  {family:<11} {len(cpus):>5} pairs  median {_seconds(statistics.median(cpus))} cpu  "
+                  f"worst {_seconds(cpus[-1])} cpu", flush=True)
+    if refused:
+        print(f"  {len(refused)} pairs refused (exit 2: a side govern cannot read, e.g. an unknown $schema): "
+              + ", ".join(entry["name"] for entry in refused[:5]) + (" ..." if len(refused) > 5 else ""), flush=True)
+    by_name = {name: (old, new) for name, old, new in pairs}
+    slowest = sorted(compared, key=lambda entry: -entry["cpu"])[:3]
+    named = [entry for entry in compared if entry["name"] in {f"kubernetes {label}" for label in KUBERNETES_NAMED}]
+    for entry in slowest + [entry for entry in named if entry not in slowest]:
+        old, new = by_name[entry["name"]]
+        harness.measure(f"real pair: {entry['name']}", "one pair", ["diff", str(old), str(new), "--format", "json"],
+                        [old, new], cache)
+    rows = [_row(harness, f"real pair: {entry['name']}", "one pair") for entry in slowest]
+    worst = max(rows, key=lambda row: row.govern.cpu)
+    median = statistics.median(entry["cpu"] for entry in compared)
+    sample = " (quick run: every tenth pair)" if quick else ""
+    harness.target(f"no real schema pair above {REAL_PAIR_LIMIT:.0f} s ({len(compared)} pairs{sample})",
+                   f"<= {REAL_PAIR_LIMIT:.0f} s cpu",
+                   f"worst {worst.govern.cpu:.2f} s cpu ({worst.case.removeprefix('real pair: ')}), median "
+                   f"{median:.2f} s", worst.govern.cpu <= REAL_PAIR_LIMIT)
+    for label in KUBERNETES_NAMED:
+        row = _row(harness, f"real pair: kubernetes {label}", "one pair")
+        if row is not None:
+            harness.target(f"Kubernetes {label} {' vs '.join(KUBERNETES_VERSIONS)} under {REAL_PAIR_LIMIT:.0f} s",
+                           f"<= {REAL_PAIR_LIMIT:.0f} s cpu", f"{row.govern.cpu:.2f} s cpu ({row.govern.wall:.2f} s wall)",
+                           row.govern.cpu <= REAL_PAIR_LIMIT)
 
 
 def bench_startup(harness: Harness) -> None:
@@ -315,7 +433,7 @@ def main() -> int:
                         help="generated inputs and fetched real-world files (default benchmarks/.cache)")
     parser.add_argument("--govern", type=Path, default=REPOSITORY, help="the govern checkout to measure")
     parser.add_argument("--json", type=Path, default=None, help="also write every figure to this JSON file")
-    parser.add_argument("--only", choices=["types", "records", "github", "startup"], action="append",
+    parser.add_argument("--only", choices=["types", "records", "github", "pairs", "startup"], action="append",
                         help="run only these groups (repeatable); targets of the others are not judged")
     options = parser.parse_args()
     options.cache.mkdir(parents=True, exist_ok=True)
@@ -323,7 +441,7 @@ def main() -> int:
                       options.cache.resolve())
     type_sizes = [100, 1000] if options.quick else [100, 1000, 10000]
     history_sizes = [(1, 10), (10, 100)] if options.quick else [(1, 10), (10, 100), (100, 1000)]
-    groups = options.only or ["types", "records", "github", "startup"]
+    groups = options.only or ["types", "records", "github", "pairs", "startup"]
     print(f"govern at {harness.govern_dir}; {harness.repeat} runs per figure; load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cpus", flush=True)
     if "types" in groups:
@@ -334,6 +452,8 @@ def main() -> int:
         if bench_github(harness, harness.cache) is None:
             harness.target("real OpenAPI diff (GitHub REST, two releases) under 10 s", "< 10 s",
                            "skipped: the two releases are not in the cache folder", None)
+    if "pairs" in groups:
+        bench_real_pairs(harness, harness.cache, options.quick)
     if "startup" in groups and harness.govern_dir == REPOSITORY:
         bench_startup(harness)  # whole processes: they run the installed govern, so only for this checkout
     if "types" in groups:

@@ -126,7 +126,10 @@ def _merged_graph(source: str, states: list[RootState], records: dict[str, Recor
             return None
         domain = graph.inventory_format if domain is None else domain
         keys = reachable_types(graph, [graph.roots[state.root].type_key for state in wanted])
-        own = type_digests({key: graph.types[key] for key in keys}, DOMAINS[2])
+        # Digests in one domain tell the structures apart across records; a domain-2 snapshot has them already
+        # (the reachable types are closed under references, so their digests are those of the whole graph).
+        own = graph.digests if graph.inventory_format == 2 else \
+            type_digests({key: graph.types[key] for key in keys}, DOMAINS[2])
         names: dict[str, str] = {}
         for key in keys:
             name, number = key, 1

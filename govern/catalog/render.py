@@ -8,6 +8,7 @@ declaration, links to the types it refers to, and the source's descriptions of i
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
@@ -224,5 +225,12 @@ def record_link(record_id: str, from_folder: Path, records_folder: Path, languag
     from govern.records.format import record_suffix
 
     part = language if language in languages else languages[0]
-    target = os.path.relpath(records_folder / f"{record_id}{record_suffix(part, languages)}", from_folder)
-    return f"[{record_id}]({target.replace(os.sep, '/')})"
+    folder = _relative_folder(records_folder, from_folder)
+    name = f"{record_id}{record_suffix(part, languages)}"
+    return f"[{record_id}]({name if folder == '.' else f'{folder}/{name}'})"
+
+
+@functools.lru_cache(maxsize=64)
+def _relative_folder(folder: Path, start: Path) -> str:
+    """`folder` relative to `start`, with forward slashes (asked once per pair: pages link every record)."""
+    return os.path.relpath(folder, start).replace(os.sep, "/")

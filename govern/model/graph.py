@@ -68,6 +68,7 @@ class TypeGraph:
         return restricted
 
 
-def root_graphs(graphs: Iterable[TypeGraph], root_id: str) -> list[TypeGraph]:
-    """The graphs that have `root_id` as a root, each restricted to that root."""
-    return [graph.with_roots((root_id,)) for graph in graphs if root_id in graph.roots]
+def root_graphs(graphs: Iterable[TypeGraph], *root_ids: str) -> list[TypeGraph]:
+    """The graphs that have any of `root_ids` as a root, each restricted to those roots."""
+    wanted = set(root_ids)
+    return [graph.with_roots(wanted) for graph in graphs if not wanted.isdisjoint(graph.roots)]

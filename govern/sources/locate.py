@@ -5,6 +5,7 @@ Locations are annotations: the inventory records them and findings point at them
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from json.decoder import scanstring
@@ -14,8 +15,7 @@ from govern.config import Config
 from govern.model.graph import TypeGraph
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
-_SCALAR = re.compile(r"[^,\]}\s]+")
+_DECODER = json.JSONDecoder()
 
 
 def pointer_line(text: str, pointer: str, members: dict | None = None) -> int | None:
@@ -68,20 +68,9 @@ def _members(text: str, index: int) -> dict[str, tuple[int, int]]:
 
 
 def _skip_value(text: str, index: int) -> int:
-    if text[index] == '"':
-        return scanstring(text, index + 1)[1]
-    if text[index] not in "{[":
-        return _SCALAR.match(text, index).end()
-    depth = 0
-    for match in _NESTING.finditer(text, index):
-        token = match.group(0)
-        if token in "{[":
-            depth += 1
-        elif token in "}]":
-            depth -= 1
-            if depth == 0:
-                return match.end()
-    raise ValueError("unterminated container")
+    """Where the JSON value at index ends (the C decoder reads it: scanning a large container token by token
+    in Python cost more than the rest of locating)."""
+    return _DECODER.raw_decode(text, index)[1]
 
 
 def root_locations(config: Config, graphs: list[TypeGraph]) -> dict[str, str]:

@@ -135,18 +135,26 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
         declaration = record.declaration
         if declaration is None or record.id not in snapshots:
             continue
+        # An entry declared version-bump cannot be too weak. The others are classified together per
+        # predecessor: one comparison of the two snapshots, whose digests are computed once.
+        by_predecessor: dict[str | None, list[str]] = {}
         for entry in declaration.entries:
-            if entry.predecessor is not None and \
-                    (entry.root, history.records[entry.predecessor].source_file
-                     if entry.predecessor in history.records else "") in edited:
+            if entry.decision == VERSION_BUMP:
                 continue
-            old = root_graphs(snapshots.get(entry.predecessor, []), entry.root) if entry.predecessor else []
-            new = root_graphs(snapshots[record.id], entry.root)
-            if entry.predecessor is not None and entry.predecessor not in snapshots:
+            if entry.predecessor is not None and (
+                    entry.predecessor not in snapshots
+                    or (entry.root, history.records[entry.predecessor].source_file) in edited):
                 continue
+            by_predecessor.setdefault(entry.predecessor, []).append(entry.root)
+        minimums: dict[str, str | None] = {}
+        for predecessor, roots in by_predecessor.items():
+            old = root_graphs(snapshots[predecessor], *roots) if predecessor is not None else []
+            new = root_graphs(snapshots[record.id], *roots)
             results = apply_modes(classify(old, new), modes or {}, lambda root: against_each(
-                root, chain_graphs(history, root, predecessor_of(history, entry.predecessor, root)), new))
-            minimum = results[0].minimum if results else None
+                root, chain_graphs(history, root, predecessor_of(history, predecessor, root)), new))
+            minimums.update({result.root: result.minimum for result in results if result.root in roots})
+        for entry in declaration.entries:
+            minimum = minimums.get(entry.root)
             if minimum == VERSION_BUMP and entry.decision != VERSION_BUMP:
                 findings.append(Finding("decision-too-weak", record.source_file,
                                         {"root": entry.root, "decision": entry.decision, "minimum": minimum,
