@@ -47,6 +47,15 @@ OBJECT_KEYWORDS = frozenset({"properties", "required", "additionalProperties", "
 APPLICATOR_KEYWORDS = ("not", "if", "then", "else", "contains", "propertyNames", "dependentSchemas")
 # Lower bounds whose zero admits every value: provably no constraint.
 ZERO_LOWER_BOUNDS = ("minLength", "minItems", "minProperties")
+# Keywords that constrain values of some JSON types only: beside a `type` admitting none of those types they
+# apply to no value at all (`required` on an array). `format` is not among them: OpenAPI's int32 and
+# int64 constrain numbers.
+TYPE_SPECIFIC_KEYWORDS = (
+    (frozenset({"object"}), OBJECT_KEYWORDS | {"propertyNames", "dependentSchemas"}),
+    (frozenset({"array"}), ARRAY_KEYWORDS | {"contains"}),
+    (frozenset({"string"}), STRING_KEYWORDS - {"format"}),
+    (frozenset({"integer", "number"}), NUMBER_KEYWORDS),
+)
 # Dialects in which `$ref` replaces its schema object: every keyword beside it is ignored by validators.
 REF_OVERRIDES_SIBLINGS = frozenset({"draft-04", "draft-06", "draft-07", OPENAPI_30})
 PRIMITIVES = ("string", "integer", "number", "boolean", "null")
@@ -186,6 +195,8 @@ class Converter:
         for bound in ZERO_LOWER_BOUNDS:
             if rest.get(bound) == 0 and not isinstance(rest[bound], bool):
                 del rest[bound]  # every string, array and object has at least zero of them
+        if "type" in rest:
+            rest = _without_excluded_keywords(rest, rest["type"])
         parts: list[Node] = []
         context.composes = any(key in rest for key in ("$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf"))
 
@@ -228,7 +239,7 @@ class Converter:
         for keyword, union in zip(keywords, unions):
             if self.source_policy is not None and union.policy is None:
                 _refuse_unbound_attribution(union, keyword, context)
-            parts.append(_collapse_union(union))
+            parts.append(_normalized_union(union))
         parts.extend(self._applicators(rest, context))
 
         value_part = self._values(rest, context)
@@ -248,12 +259,7 @@ class Converter:
         if leftovers:
             parts.append(Opaque(leftovers))
 
-        if not parts:
-            node: Node = OPEN
-        elif len(parts) == 1:
-            node = parts[0]
-        else:
-            node = Intersection(tuple(parts))
+        node = _all_of(parts)
         if nullable is True:
             node = Union((Alternative(node), Alternative(Primitive("null"))))
         return node
@@ -463,7 +469,7 @@ class Converter:
         if "unevaluatedProperties" in rest and not context.composes:
             # Without composition, unevaluated names are exactly the undeclared ones.
             unevaluated = self.convert(rest.pop("unevaluatedProperties"), context.child("unevaluatedProperties"))
-            additional = unevaluated if additional == OPEN else Intersection((additional, unevaluated))
+            additional = _all_of([additional, unevaluated])
         taken = {key: rest.pop(key) for key in list(rest) if key in OBJECT_KEYWORDS}
         constraints = make_constraints(taken)
         if not properties and not pattern_nodes and not isinstance(additional, (Opaque, Never)):
@@ -540,6 +546,8 @@ class Converter:
         if prefix is not None:
             if not isinstance(prefix, list):
                 raise context.fail("prefixItems must be an array of schemas")
+            if not prefix:  # no positions of its own: every item is checked by the tail alone
+                return Array(OPEN if items is None else self.convert(items, context.child("items")), constraints)
             nodes = tuple(self.convert(item, context.child("prefixItems", position))
                           for position, item in enumerate(prefix))
             rest_node = OPEN if items is None else self.convert(items, context.child("items"))
@@ -610,11 +618,106 @@ def _refuse_unbound_attribution(union: Union, keyword: str, context: _Context) -
                 hint=f"bind the union with {SOURCE_POLICY} on its source property, or remove the marker")
 
 
-def _collapse_union(union: Union) -> Node:
-    if len(union.alternatives) == 1 and union.policy is None and union.discriminator is None \
-            and not union.alternatives[0].qualified:
+def _without_excluded_keywords(rest: dict, declared: Any) -> dict:
+    types = {declared} if isinstance(declared, str) else set(declared) if isinstance(declared, list) and all(
+        isinstance(name, str) for name in declared) else set()
+    excluded = [keywords for admitting, keywords in TYPE_SPECIFIC_KEYWORDS if types and not admitting & types]
+    if not excluded:
+        return rest  # no `type`, or a malformed one that `_typed` refuses
+    return {key: value for key, value in rest.items() if not any(key in keywords for keywords in excluded)}
+
+
+def _all_of(nodes: list[Node]) -> Node:
+    """The conjunction of nodes, each asserted once (`allOf [A, A]` is A); `true` asserts nothing."""
+    distinct: list[Node] = []
+    for node in nodes:
+        if node != OPEN and node not in distinct:
+            distinct.append(node)
+    if not distinct:
+        return OPEN
+    return distinct[0] if len(distinct) == 1 else Intersection(tuple(distinct))
+
+
+def _normalized_union(union: Union) -> Node:
+    """A union in the one form of what it admits: anyOf asserts each alternative once, and a oneOf of JSON
+    type sets only admits the types exactly one alternative admits (a value two alternatives admit is
+    rejected), so `oneOf [[string, null], [integer, null]]` is `oneOf [string, integer]`."""
+    plain = union.policy is None and union.discriminator is None and not any(a.qualified for a in union.alternatives)
+    if plain and union.exclusive:
+        classes = _value_classes(union)
+        typed = _type_set(classes, _type_names(union)) if classes is not None else None
+        if typed is not None:
+            return typed
+    if not union.exclusive:
+        if plain and OPEN in (alternative.node for alternative in union.alternatives):
+            return OPEN  # one alternative admits every value
+        distinct: list[Alternative] = []
+        for alternative in union.alternatives:
+            if alternative not in distinct:
+                distinct.append(alternative)
+        union = replace(union, alternatives=tuple(distinct))
+    if len(union.alternatives) == 1 and plain:
         return union.alternatives[0].node
     return union
+
+
+# The values a JSON type admits, in classes no two types split: `number` admits integers and fractions.
+_TYPE_CLASSES = {"array": frozenset({"array"}), "boolean": frozenset({"boolean"}), "integer": frozenset({"integer"}),
+                 "null": frozenset({"null"}), "number": frozenset({"integer", "fraction"}),
+                 "object": frozenset({"object"}), "string": frozenset({"string"})}
+_ALL_CLASSES = frozenset().union(*_TYPE_CLASSES.values())
+_ANY_OBJECT = Object((), OPEN)
+_ANY_ARRAY = Array(OPEN)
+
+
+def _value_classes(node: Node) -> frozenset[str] | None:
+    """The value classes a node admits when it is nothing but a set of JSON types, else None."""
+    if isinstance(node, Opaque):
+        return _ALL_CLASSES if not node.constraints else None
+    if isinstance(node, Never):
+        return frozenset()
+    if isinstance(node, Primitive):
+        return _TYPE_CLASSES[node.type] if not node.constraints else None
+    if node == _ANY_OBJECT or node == _ANY_ARRAY:
+        return _TYPE_CLASSES[node.kind]
+    if isinstance(node, Union) and node.policy is None and node.discriminator is None:
+        counts: dict[str, int] = {}
+        for alternative in node.alternatives:
+            classes = None if alternative.qualified else _value_classes(alternative.node)
+            if classes is None:
+                return None
+            for value_class in classes:
+                counts[value_class] = counts.get(value_class, 0) + 1
+        return frozenset(value_class for value_class, count in counts.items()
+                         if count == 1 or not node.exclusive)
+    return None
+
+
+def _type_names(node: Node) -> list[str]:
+    """The JSON types a type set names, in source order (for display; the digest does not see it)."""
+    if isinstance(node, Primitive):
+        return [node.type]
+    if isinstance(node, (Object, Array)):
+        return [node.kind]
+    if isinstance(node, Union):
+        return [name for alternative in node.alternatives for name in _type_names(alternative.node)]
+    return []
+
+
+def _type_set(classes: frozenset[str], order: list[str]) -> Node | None:
+    """The node of a set of JSON types admitting exactly these classes, if there is one (fractions without
+    integers are no set of types), its alternatives in the given order of type names where they appear."""
+    if classes == _ALL_CLASSES:
+        return OPEN
+    if "fraction" in classes and "integer" not in classes:
+        return None
+    names = sorted((name for name, admitted in _TYPE_CLASSES.items()
+                    if admitted <= classes and not (name == "integer" and "fraction" in classes)),
+                   key=lambda name: order.index(name) if name in order else len(order))
+    nodes = [_ANY_OBJECT if name == "object" else _ANY_ARRAY if name == "array" else Primitive(name) for name in names]
+    if not nodes:
+        return NEVER
+    return nodes[0] if len(nodes) == 1 else Union(tuple(Alternative(node) for node in nodes), exclusive=True)
 
 
 def _policy_version(policy: Any, context: _Context) -> int | None:

@@ -1,0 +1,118 @@
+"""Provably equivalent schemas normalize equal; schemas that only look alike do not.
+
+Each equivalent pair must come out unchanged with equal digests, and the sampling oracle backs the proof:
+instances drawn from either side validate identically under both. Each pair the normalization must leave
+alone is told apart by an instance a real validator accepts under one side only.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from direction_cases import D07, p, whole  # noqa: E402 - the folder's helpers
+from oracle import counterexamples, is_valid  # noqa: E402
+from conftest import SOURCE  # noqa: E402
+
+PROFILE = settings.get_profile("classify")
+
+STRING, INTEGER, BOOLEAN, NULL = ({"type": name} for name in ("string", "integer", "boolean", "null"))
+NUMBER = {"type": "number"}
+SHORT = {"type": "string", "maxLength": 3}
+NAMED = {"type": "object", "properties": {"a": STRING}, "required": ["a"]}
+COUNTED = {"type": "object", "properties": {"b": INTEGER}, "required": ["b"]}
+
+EQUIVALENT = [
+    # allOf asserts each operand once, and `{}` asserts nothing
+    ("allof-repeated-operand", p({"allOf": [NAMED, NAMED]}), p({"allOf": [NAMED]})),
+    ("allof-repeated-among-others", p({"allOf": [NAMED, COUNTED, NAMED]}), p({"allOf": [NAMED, COUNTED]})),
+    ("allof-repeated-reference",
+     whole({"$defs": {"N": NAMED}, "type": "object",
+            "properties": {"p": {"allOf": [{"$ref": "#/$defs/N"}, {"$ref": "#/$defs/N"}]}}}),
+     whole({"$defs": {"N": NAMED}, "type": "object", "properties": {"p": {"$ref": "#/$defs/N"}}})),
+    ("allof-repeated-beside-own-keywords", p({"type": "string", "allOf": [SHORT, SHORT]}),
+     p({"type": "string", "allOf": [SHORT]})),
+    ("allof-empty-operand", p({"allOf": [NAMED, {}]}), p(NAMED)),
+    ("allof-true-operand", p({"allOf": [True, SHORT]}), p(SHORT)),
+    ("anyof-repeated-alternative", p({"anyOf": [NAMED, STRING, NAMED]}), p({"anyOf": [NAMED, STRING]})),
+    ("anyof-any-value", p({"anyOf": [NAMED, {}]}), p({})),
+    # a tuple without positions of its own is an array of its tail
+    ("empty-prefix-items", p({"type": "array", "prefixItems": [], "items": STRING}),
+     p({"type": "array", "items": STRING})),
+    ("empty-items-list-draft-07", p({"type": "array", "items": [], "additionalItems": STRING}, D07),
+     p({"type": "array", "items": STRING}, D07)),
+    # keywords of a JSON type a declared `type` excludes apply to no instance
+    ("object-keywords-beside-array",
+     p({"type": "array", "properties": {"a": STRING}, "required": ["a"], "additionalProperties": False,
+        "minProperties": 2, "propertyNames": {"maxLength": 1}}),
+     p({"type": "array"})),
+    ("array-keywords-beside-object",
+     p({"type": "object", "items": STRING, "prefixItems": [STRING], "minItems": 3, "uniqueItems": True,
+        "contains": INTEGER}),
+     p({"type": "object"})),
+    ("string-keywords-beside-integer", p({"type": "integer", "maxLength": 3, "pattern": "^a"}), p(INTEGER)),
+    ("number-keywords-beside-string", p({"type": "string", "minimum": 3, "multipleOf": 2}), p(STRING)),
+    ("keywords-beside-a-type-list",
+     p({"type": ["string", "null"], "maxLength": 3, "minimum": 1, "required": ["a"], "items": STRING}),
+     p({"type": ["string", "null"], "maxLength": 3})),
+    ("required-beside-boolean", p({"type": "boolean", "required": ["a"]}), p(BOOLEAN)),
+    # a oneOf of plain type sets admits exactly the types one alternative alone admits
+    ("oneof-null-in-every-alternative", p({"oneOf": [{"type": ["string", "null"]}, {"type": ["integer", "null"]}]}),
+     p({"oneOf": [STRING, INTEGER]})),
+    ("oneof-shared-type", p({"oneOf": [{"type": ["string", "integer"]}, {"type": ["integer", "boolean"]}]}),
+     p({"oneOf": [STRING, BOOLEAN]})),
+    ("oneof-type-lists-regrouped", p({"oneOf": [{"type": ["string", "null"]}, INTEGER]}),
+     p({"oneOf": [STRING, {"type": ["null", "integer"]}]})),
+    ("oneof-number-once", p({"oneOf": [{"type": ["number", "null"]}, {"type": ["string", "null"]}]}),
+     p({"oneOf": [NUMBER, STRING]})),
+    ("oneof-any-value", p({"oneOf": [{}, STRING]}),
+     p({"oneOf": [{"type": ["array", "boolean"]}, {"type": ["null", "number", "object"]}]})),
+    ("oneof-every-value-twice", p({"oneOf": [{}, True]}), p({"oneOf": [STRING, STRING]})),
+]
+
+# (id, old, new, an instance exactly one side accepts)
+DISTINCT = [
+    ("anyof-constrained-any-value", p({"anyOf": [NAMED, {"not-a-keyword": 1, "minimum": 2}]}), p({}),
+     {"p": 1}),
+    ("allof-distinct-operands", p({"allOf": [NAMED, COUNTED]}), p({"allOf": [NAMED]}), {"p": {"a": "x"}}),
+    ("oneof-repeated-alternative", p({"oneOf": [STRING, STRING]}), p({"oneOf": [STRING]}), {"p": "x"}),
+    ("object-keywords-without-type", p({"properties": {"a": STRING}}), p({}), {"p": {"a": 1}}),
+    ("object-keywords-beside-object-in-a-list", p({"type": ["array", "object"], "required": ["a"]}),
+     p({"type": ["array", "object"]}), {"p": {}}),
+    ("string-keywords-beside-string", p({"type": ["string", "integer"], "maxLength": 1}),
+     p({"type": ["string", "integer"]}), {"p": "xy"}),
+    ("format-beside-integer", p({"type": "integer", "format": "int32"}), p(INTEGER), None),
+    # constrained alternatives are not type sets: "abcd" matches only the second alternative of OLD
+    ("oneof-constrained-overlap", p({"oneOf": [SHORT, {"type": ["string", "null"]}]}),
+     p({"oneOf": [SHORT, NULL]}), {"p": "abcd"}),
+    # integers are numbers: in oneOf [number, integer] an integer matches both, a fraction only one
+    ("oneof-number-and-integer", p({"oneOf": [NUMBER, INTEGER]}), p({"oneOf": [NUMBER]}), {"p": 1}),
+]
+
+
+def _entry(pairs, old, new) -> dict:
+    return pairs.classify(old, new)[f"{SOURCE}:Doc"]
+
+
+@pytest.mark.parametrize("old, new", [pytest.param(old, new, id=name) for name, old, new in EQUIVALENT])
+def test_equivalent_schemas_are_unchanged(pair_classifier, old, new):
+    entry = _entry(pair_classifier, old, new)
+    assert (entry["decision"], entry["changes"]) == ("unchanged", []), entry
+    assert entry["before"] == entry["after"]
+
+
+@pytest.mark.parametrize("old, new", [pytest.param(old, new, id=name) for name, old, new in EQUIVALENT])
+@settings(PROFILE, max_examples=3)
+@given(data=st.data())
+def test_sampled_instances_agree_on_equivalent_schemas(old, new, data):
+    assert counterexamples(data, old, new) == set()
+
+
+@pytest.mark.parametrize("old, new, instance", [pytest.param(old, new, instance, id=name)
+                                                for name, old, new, instance in DISTINCT])
+def test_schemas_that_only_look_equivalent_stay_apart(pair_classifier, old, new, instance):
+    entry = _entry(pair_classifier, old, new)
+    assert entry["decision"] == "version-bump" and entry["before"] != entry["after"], entry
+    if instance is not None:  # the validator tells them apart (a format is an annotation to it)
+        assert is_valid(old, instance) != is_valid(new, instance)
