@@ -124,8 +124,9 @@ EXPECTED = {
     # A removed root is read by nobody: the new side's schema for it is `false`.
     "root-removed/positive/event-root-removed": [("", "root-removed", FOUND, OLD, {})],
     "root-removed/positive/record-root-removed": [("", "root-removed", FOUND, OLD, {})],
-    # A repeated allOf operand changes the digest, not what validates.
-    "structure-changed/positive/repeated-allof-operand": [("", "structure-changed", EXHAUSTED, None, None)],
+    # A $ref beside an inline copy of its target changes the digest, not what validates.
+    "structure-changed/positive/reference-beside-its-inline-copy": [
+        ("", "structure-changed", EXHAUSTED, None, None)],
     "type-changed/positive/integer-to-number": [("/properties/n", "type-changed", FOUND, NEW, {"id": "", "n": 0.5})],
     "type-changed/positive/not-subschema-changed": [
         ("/properties/note/allOf/not", "type-changed", FOUND, OLD, {"id": "", "note": "y"})],
