@@ -649,8 +649,6 @@ def _normalized_union(union: Union) -> Node:
         if typed is not None:
             return typed
     if not union.exclusive:
-        if plain and OPEN in (alternative.node for alternative in union.alternatives):
-            return OPEN  # one alternative admits every value
         distinct: list[Alternative] = []
         for alternative in union.alternatives:
             if alternative not in distinct:
