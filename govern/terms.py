@@ -23,6 +23,7 @@ TERMS: dict[str, dict[str, str]] = {
     "tombstone": {"en": "tombstone", "zh": "墓碑"},
     "decision": {"en": "decision", "zh": "决策"},
     "break-direction": {"en": "break direction", "zh": "破坏方向"},
+    "compatibility-mode": {"en": "compatibility mode", "zh": "兼容模式"},
     "summary": {"en": "summary", "zh": "摘要"},
     "format-version": {"en": "format version", "zh": "格式版本"},
     "format-reference": {"en": "format reference", "zh": "格式参考"},

@@ -43,13 +43,11 @@ class RootDiff:
     breaks_earlier: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
-        document = {"root": self.root, "decision": self.decision, "minimum": self.minimum,
+        document = {"root": self.root, "decision": self.decision, "minimum": self.minimum, "mode": self.mode,
                     "before": self.old_digest, "after": self.new_digest,
                     "changes": [change.to_json() for change in self.changes]}
         if self.renamed_from is not None:
             document["renamed_from"] = self.renamed_from
-        if self.mode != "persistence":
-            document["mode"] = self.mode
         if self.breaks_earlier:
             document["breaks_earlier"] = list(self.breaks_earlier)
         return document

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from govern.classify.changes import NEW_DATA, OLD_DATA
-from govern.classify.classify import NEW, REMOVED, UNCHANGED, RootDiff, classify
-from govern.classify.rules import SAME_VERSION, VERSION_BUMP, max_decision
+from govern.classify.changes import NEW_DATA, OLD_DATA, Difference
+from govern.classify.classify import NEW, REMOVED, UNCHANGED, Change, RootDiff, classify
+from govern.classify.rules import SAME_VERSION, VERSION_BUMP, RuleContext, decide, max_decision
 from govern.config import MODES
 from govern.model.graph import TypeGraph, root_graphs
 
@@ -52,11 +52,10 @@ def in_mode(result: RootDiff, mode: str) -> RootDiff:
     return replace(result, decision=decision, minimum=decision, changes=changes, mode=mode)
 
 
-def with_earlier(result: RootDiff, earlier: list[RootDiff], mode: str) -> RootDiff:
-    """A transitive mode: the result against the latest record, raised to version-bump when the current
-    structure breaks, in the mode's directions, against any earlier record of the root."""
-    decided = in_mode(result, mode)
-    if decided.decision != SAME_VERSION:
+def with_earlier(decided: RootDiff, earlier: list[RootDiff], mode: str) -> RootDiff:
+    """A transitive mode: a result decided against the latest record, raised to version-bump when the
+    current structure breaks, in the mode's directions, against any earlier record of the root."""
+    if decided.decision == VERSION_BUMP:
         return decided
     breaking = [root for root in (in_mode(other, mode) for other in earlier) if root.minimum == VERSION_BUMP]
     if not breaking:
@@ -65,24 +64,52 @@ def with_earlier(result: RootDiff, earlier: list[RootDiff], mode: str) -> RootDi
                    breaks_earlier=tuple(sorted(other.old_digest or "" for other in breaking)))
 
 
+def at_least_as_strict(mode: str, other: str) -> bool:
+    """Whether `mode` checks everything `other` checks: each of its directions, against at least as many
+    records. Persistence decides by rules rather than directions and compares with no other mode."""
+    if PERSISTENCE in (mode, other):
+        return mode == other
+    return set(directions(mode)) >= set(directions(other)) and (transitive(mode) or not transitive(other))
+
+
+def with_mode_change(decided: RootDiff, recorded: str) -> RootDiff:
+    """A result whose root was last recorded in another mode: the change of mode is a change of its own
+    (the rule table decides whether it may stay at the same version), so it is never silent."""
+    difference = Difference("", "mode-changed", None, None, (("new", decided.mode), ("old", recorded)), ())
+    rule = decide(difference, RuleContext(role="record"))  # the mode rules precede every role rule
+    change = Change("", "mode-changed", rule.id, rule.decision, difference.args, ())
+    changes = tuple(sorted((*decided.changes, change), key=lambda c: (c.path, c.kind, c.args)))
+    # A transitive mode may already have raised the root beyond its changes (breaks_earlier).
+    decision = max_decision({c.decision for c in changes} | {decided.minimum})
+    return replace(decided, decision=decision, minimum=decision, changes=changes)
+
+
 def source_of(root_id: str) -> str:
     return root_id.partition(":")[0]
 
 
 def apply_modes(results: list[RootDiff], modes: dict[str, str],
-                earlier: Callable[[str], list[RootDiff]] | None = None) -> list[RootDiff]:
+                earlier: Callable[[str], list[RootDiff]] | None = None,
+                recorded: dict[str, str] | None = None) -> list[RootDiff]:
     """Each result decided in its source's mode (`modes`: source name -> mode; absent means persistence).
 
     `earlier(root)` classifies the current structure of a root against each record before its latest one;
-    it is asked only for roots of transitive modes.
+    it is asked only for roots of transitive modes. `recorded` (root -> mode) holds the mode each root's
+    latest record was decided in; a root whose mode differs from it carries a `mode-changed` change.
     """
     decided = []
     for result in results:
         mode = modes.get(source_of(result.root), PERSISTENCE)
-        if transitive(mode) and earlier is not None and result.decision not in (UNCHANGED, REMOVED, NEW):
-            decided.append(with_earlier(result, earlier(result.root), mode))
-        else:
-            decided.append(in_mode(result, mode))
+        before = (recorded or {}).get(result.root, mode)
+        mode_changed = before != mode and result.decision not in (NEW, REMOVED)
+        outcome = in_mode(result, mode)
+        # Unchanged structure is checked against earlier records too when the mode just became transitive.
+        if transitive(mode) and earlier is not None and result.decision not in (REMOVED, NEW) and \
+                (result.decision != UNCHANGED or mode_changed):
+            outcome = with_earlier(outcome, earlier(result.root), mode)
+        if mode_changed:
+            outcome = with_mode_change(outcome, before)
+        decided.append(outcome)
     return decided
 
 

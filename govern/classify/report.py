@@ -32,7 +32,7 @@ def diff_text(results: list[RootDiff], show_unchanged: bool = False, change_line
             continue
         minimum = f" (minimum {result.minimum})" if result.minimum and result.minimum != result.decision else ""
         renamed = f" (renamed from {result.renamed_from})" if result.renamed_from else ""
-        mode = f" [mode {result.mode}]" if result.mode != "persistence" else ""
+        mode = f" [mode {result.mode}]"
         earlier = f" (breaks earlier {', '.join(result.breaks_earlier)})" if result.breaks_earlier else ""
         lines.append(f"{result.root}: {result.decision}{minimum}{renamed}{mode}{earlier}")
         for index, change in enumerate(result.changes):

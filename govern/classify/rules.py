@@ -53,6 +53,28 @@ def _format_version_changed(difference: Difference, context: RuleContext) -> boo
     return difference.kind == "format-version-changed"
 
 
+# A root's compatibility mode is no structure: it lives in the configuration and each record stores the
+# mode it was decided in. These rules precede the role rules, which would otherwise claim every change of
+# a header or envelope root.
+@rule("mode-strengthened", SAME_VERSION,
+      "The source's compatibility mode became at least as strict (it checks every break direction the old "
+      "mode checked, against at least as many records): no change it allows was refused before.",
+      "来源的兼容模式变得至少同样严格（它检查旧模式检查的每个破坏方向，且对照至少同样多的记录）：它允许的变更以前也不会被拒绝。")
+def _mode_strengthened(difference: Difference, context: RuleContext) -> bool:
+    from govern.classify.modes import at_least_as_strict  # the modes build on this table
+
+    return difference.kind == "mode-changed" and at_least_as_strict(difference.arg("new"), difference.arg("old"))
+
+
+@rule("mode-changed", VERSION_BUMP,
+      "The source's compatibility mode was weakened, or changed to or from persistence: changes it allows "
+      "may break what the old mode protected, so the change of mode is itself a version transition.",
+      "来源的兼容模式被放宽，或改为 persistence、由 persistence 改为其他模式：新模式允许的变更可能破坏旧模式所保护的内容，"
+      "因此更改模式本身就是一次版本迁移。")
+def _mode_changed(difference: Difference, context: RuleContext) -> bool:
+    return difference.kind == "mode-changed"
+
+
 @rule("event-type-added", SAME_VERSION,
       "An ordinary event type (an event root) was added to a union of events, such as an envelope's: no "
       "stored data holds it. Readers not yet upgraded reject it (new data, old readers), so readers are "

@@ -41,9 +41,12 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
     definition, and a removed and a new root with equal digests are reported as one root, unchanged,
     with "renamed_from".
 
-    The JSON shape is a stable contract: {"roots": [{"root", "decision", "minimum", "before", "after",
-    "changes": [{"path", "kind", "rule", "decision", "breaks", "args"}]}]}, roots sorted by name.
-    "breaks" says which way a change breaks: old-data-new-readers or new-data-old-readers.
+    The JSON shape is a stable contract: {"roots": [{"root", "decision", "minimum", "mode", "before",
+    "after", "changes": [{"path", "kind", "rule", "decision", "breaks", "args"}]}]}, roots sorted by name.
+    "breaks" says which way a change breaks: old-data-new-readers or new-data-old-readers. "mode" is the
+    compatibility mode the root was decided in (persistence, the rule table, unless the source's `mode`
+    or --mode says otherwise; text output shows it as [mode M]); a transitive mode adds "breaks_earlier",
+    the digests of earlier records the current structure breaks against.
 
     With --witness, every change also carries "witness" (a document, "accepted_by" and "rejected_by"
     old|new, the validator's "reason" and where it objects, "at") or null, and "witness_search"
@@ -93,7 +96,10 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
         if mode is not None:
             results = apply_modes(results, {new_graphs[0].source: mode})
     elif against:
-        results = classify(old_graphs, new_graphs)
+        from govern.classify.modes import apply_modes, source_modes
+
+        # One ref and no records: each source's mode decides against that ref alone.
+        results = apply_modes(classify(old_graphs, new_graphs), source_modes(config))
     else:
         from govern.records.create import classified
         from govern.records.history import load_history

@@ -208,7 +208,7 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
                       predecessor=predecessor, predecessor_link=history.records[predecessor].link if predecessor else None,
                       after=inventory.roots[result.root].digest if result.decision != REMOVED else None,
                       format_before=previous.format_after if previous else None,
-                      format_after=graph.format_version if graph is not None else None)
+                      format_after=graph.format_version if graph is not None else None, mode=result.mode)
         # A source that has never declared a format version has none to raise (configure format-version
         # to have the gate hold the version too); one that has must raise it.
         declares_versions = entry.format_before is not None or entry.format_after is not None
@@ -483,7 +483,8 @@ def classified(config: Config, history: History, old: list, current: list) -> li
     from govern.records.history import chain_graphs, predecessor_of
 
     return apply_modes(classify(old, current), source_modes(config), lambda root: against_each(
-        root, chain_graphs(history, root, predecessor_of(history, history.latest(root), root)), current))
+        root, chain_graphs(history, root, predecessor_of(history, history.latest(root), root)), current),
+        history.recorded_modes())
 
 
 def suggest_record(config: Config, history: History, current: list,

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from govern.config import MODES
 from govern.model.canonical import canonical_json, sha256_digest
 
 RECORD_KIND = "persistence-change"
@@ -24,6 +25,7 @@ SECTION_KEYS = ("summary", "compatibility", "verification", "changes")
 LANGUAGES = ("en", "zh")  # the default: English is the source language, Chinese its translation
 SUFFIXES = {"en": ".md", "zh": ".zh.md", "i18n": ".i18n.yaml", "schema": ".schema.json"}
 GENERATED_PARTS = ("i18n", "schema")
+DEFAULT_MODE = MODES[0]  # persistence: the rule table
 # A record file's name: the id, then `.<language>` for every language but the source language, then `.md`.
 RECORD_FILE = re.compile(r"^(?P<id>\d{4}-\d{2}-\d{2}-[a-z0-9]+(?:-[a-z0-9]+)*)"
                          r"(?:\.(?P<language>[a-z]{2,3}(?:-[a-z0-9]+)*))?\.(?:md|i18n\.yaml|schema\.json)$")
@@ -45,11 +47,17 @@ class Entry:
     after: str | None = None  # None: a tombstone (the root was removed)
     format_before: str | int | None = None
     format_after: str | int | None = None
+    # The compatibility mode the decision was made in. The default is not written, so every declaration
+    # from before modes existed reads, hashes and links exactly as it always did.
+    mode: str = DEFAULT_MODE
 
     def data(self) -> dict:
-        return {"root": self.root, "predecessor": self.predecessor, "predecessor-link": self.predecessor_link,
-                "after": self.after, "decision": self.decision,
-                "format-version": {"before": self.format_before, "after": self.format_after}}
+        data = {"root": self.root, "predecessor": self.predecessor, "predecessor-link": self.predecessor_link,
+                "after": self.after, "decision": self.decision}
+        if self.mode != DEFAULT_MODE:
+            data["mode"] = self.mode
+        data["format-version"] = {"before": self.format_before, "after": self.format_after}
+        return data
 
 
 @dataclass(frozen=True)
@@ -93,6 +101,7 @@ def declaration_yaml(declaration: Declaration) -> str:
                   f"    predecessor-link: {_scalar(entry.predecessor_link)}",
                   f"    after: {_scalar(entry.after)}",
                   f"    decision: {_scalar(entry.decision)}",
+                  *([f"    mode: {_scalar(entry.mode)}"] if entry.mode != DEFAULT_MODE else []),
                   "    format-version:",
                   f"      before: {_scalar(entry.format_before)}",
                   f"      after: {_scalar(entry.format_after)}"]
@@ -225,7 +234,7 @@ def split_front_matter(text: str) -> tuple[str, str, int]:
 
 
 DECLARATION_KEYS = ("kind", "id", "date", "baseline", "roots")
-ENTRY_KEYS = ("root", "predecessor", "predecessor-link", "after", "decision", "format-version")
+ENTRY_KEYS = ("root", "predecessor", "predecessor-link", "after", "decision", "mode", "format-version")
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -279,6 +288,9 @@ def parse_declaration(front: str) -> Declaration:
         if raw.get("decision") not in ("same-version", "version-bump"):
             raise FormatError(f"roots[{position}].decision must be same-version or version-bump")
         _only_known_keys(raw, ENTRY_KEYS, f"roots[{position}]")
+        mode = raw.get("mode", DEFAULT_MODE)
+        if mode not in MODES:
+            raise FormatError(f"roots[{position}].mode must be one of {', '.join(MODES)}")
         versions = raw.get("format-version") or {}
         if not isinstance(versions, dict):
             raise FormatError(f"roots[{position}].format-version must be a mapping with before and after")
@@ -288,7 +300,7 @@ def parse_declaration(front: str) -> Declaration:
                 raise FormatError(f"roots[{position}].{key} must be a string or null")
         entries.append(Entry(root=raw["root"], decision=raw["decision"], predecessor=raw.get("predecessor"),
                              predecessor_link=raw.get("predecessor-link"), after=raw.get("after"),
-                             format_before=versions.get("before"), format_after=versions.get("after")))
+                             format_before=versions.get("before"), format_after=versions.get("after"), mode=mode))
     if len({entry.root for entry in entries}) != len(entries):
         raise FormatError("a root is declared twice")
     return Declaration(record_id, date, data["baseline"], tuple(entries))

@@ -15,7 +15,7 @@ from govern.errors import InputError, Problem
 from govern.model.canonical import canonical_json, sha256_digest
 from govern.model.graph import TypeGraph, root_graphs
 from govern.records.format import (
-    GENERATED_PARTS, LANGUAGES, RECORD_FILE, Declaration, FormatError, Prose, parse_consistency,
+    GENERATED_PARTS, LANGUAGES, RECORD_FILE, Declaration, Entry, FormatError, Prose, parse_consistency,
     parse_declaration, parse_prose, record_suffix, split_front_matter,
 )
 from govern.verify.findings import Finding
@@ -182,6 +182,21 @@ class History:
                 if not self.successors.get((record_id, root))]
         return max(ends) if ends else None
 
+    def latest_entry(self, root: str) -> Entry | None:
+        """The root's entry in its latest record (None before any record, or when that record is unreadable)."""
+        latest = self.latest(root)
+        declaration = self.records[latest].declaration if latest else None
+        return declaration.entry(root) if declaration else None
+
+    def recorded_modes(self) -> dict[str, str]:
+        """Root -> the compatibility mode its latest record was decided in, for every root still present."""
+        found = {}
+        for root in self.by_root:
+            entry = self.latest_entry(root)
+            if entry is not None and entry.after is not None:
+                found[root] = entry.mode
+        return found
+
     def ordered(self) -> list[Record]:
         """Readable records, every predecessor before its successors; ids break ties (dates lead ids).
 
@@ -238,18 +253,15 @@ def recorded_graphs(config: Config, history: History | None = None) -> list[Type
     history = history or load_history(config)
     wanted: dict[str, set[str]] = {}
     for root in history.by_root:
-        latest = history.latest(root)
-        declaration = history.records[latest].declaration if latest else None
-        entry = declaration.entry(root) if declaration else None
+        entry = history.latest_entry(root)
         if entry is not None and entry.after is not None:
-            wanted.setdefault(latest, set()).add(root)
+            wanted.setdefault(history.latest(root), set()).add(root)
     graphs: list[TypeGraph] = []
     for record_id, roots in sorted(wanted.items()):
         for graph in history.records[record_id].snapshot_graphs():
             if roots & graph.roots.keys():
                 graphs.append(graph.with_roots(roots))
     return graphs
-
 
 
 def predecessor_of(history: History, record_id: str | None, root: str) -> str | None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 from govern.classify.classify import classify
-from govern.classify.modes import against_each, apply_modes, source_modes
+from govern.classify.modes import PERSISTENCE, against_each, apply_modes, source_of
 from govern.classify.rules import VERSION_BUMP
 from govern.config import Config
 from govern.model.graph import TypeGraph, root_graphs
@@ -43,7 +43,7 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
     findings.extend(chain_findings)
     # A predecessor edited after the fact makes any comparison with it meaningless: its own finding says so.
     edited = {(finding.root, finding.path) for finding in chain_findings if finding.id == "predecessor-edited"}
-    findings.extend(check_decisions(history, snapshots, edited, source_modes(config)))
+    findings.extend(check_decisions(history, snapshots, edited))
     findings.extend(check_format_versions(history))
     findings.extend(check_baseline(history))
     inventory = build_inventory(load_configured(config))
@@ -127,17 +127,17 @@ def check_chains(history: History) -> list[Finding]:
 
 
 def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
-                    edited: set[tuple[str | None, str]] = frozenset(),
-                    modes: dict[str, str] | None = None) -> list[Finding]:
-    """Declared decisions against the inferred ones, each decided in its source's compatibility mode."""
+                    edited: set[tuple[str | None, str]] = frozenset()) -> list[Finding]:
+    """Declared decisions against the inferred ones, each decided in the compatibility mode its record
+    stored (a record without one: persistence), a change of mode since the predecessor included."""
     findings = []
     for record in history.records.values():
         declaration = record.declaration
         if declaration is None or record.id not in snapshots:
             continue
         # An entry declared version-bump cannot be too weak. The others are classified together per
-        # predecessor: one comparison of the two snapshots, whose digests are computed once.
-        by_predecessor: dict[str | None, list[str]] = {}
+        # predecessor and stored mode: one comparison of the two snapshots, whose digests are computed once.
+        by_predecessor: dict[tuple[str | None, str], list] = {}
         for entry in declaration.entries:
             if entry.decision == VERSION_BUMP:
                 continue
@@ -145,20 +145,26 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
                     entry.predecessor not in snapshots
                     or (entry.root, history.records[entry.predecessor].source_file) in edited):
                 continue
-            by_predecessor.setdefault(entry.predecessor, []).append(entry.root)
+            by_predecessor.setdefault((entry.predecessor, entry.mode), []).append(entry)
         minimums: dict[str, str | None] = {}
-        for predecessor, roots in by_predecessor.items():
+        for (predecessor, mode), entries in by_predecessor.items():
+            roots = [entry.root for entry in entries]
             old = root_graphs(snapshots[predecessor], *roots) if predecessor is not None else []
             new = root_graphs(snapshots[record.id], *roots)
-            results = apply_modes(classify(old, new), modes or {}, lambda root: against_each(
-                root, chain_graphs(history, root, predecessor_of(history, predecessor, root)), new))
+            previous = history.records[predecessor].declaration if predecessor is not None else None
+            recorded = {root: earlier.mode for root in roots
+                        if previous is not None and (earlier := previous.entry(root)) is not None
+                        and earlier.after is not None}
+            results = apply_modes(classify(old, new), {source_of(root): mode for root in roots},
+                                  lambda root: against_each(root, chain_graphs(
+                                      history, root, predecessor_of(history, predecessor, root)), new), recorded)
             minimums.update({result.root: result.minimum for result in results if result.root in roots})
         for entry in declaration.entries:
             minimum = minimums.get(entry.root)
             if minimum == VERSION_BUMP and entry.decision != VERSION_BUMP:
                 findings.append(Finding("decision-too-weak", record.source_file,
                                         {"root": entry.root, "decision": entry.decision, "minimum": minimum,
-                                         "record": record.id},
+                                         "record": record.id, "mode": entry.mode},
                                         root=entry.root))
     return findings
 
@@ -214,6 +220,7 @@ def check_current(history: History, inventory: Inventory, config: Config,
                          "command": BASELINE_HINT})]
     # A forked root has no single latest record; the fork's own finding says how to get one back.
     forked = {root for (_, root), successors in history.successors.items() if len(successors) > 1}
+    modes = {source.name: source.mode for source in config.sources}
     for root_id, root in inventory.roots.items():
         if root_id in forked:
             continue
@@ -229,6 +236,7 @@ def check_current(history: History, inventory: Inventory, config: Config,
             continue
         recorded_role = _recorded_role(snapshots.get(latest, []), root_id)
         current_version = inventory.graph(root.source).format_version
+        mode = modes.get(root.source, PERSISTENCE)
         if entry.after != root.digest:
             if places is None:
                 places = locate() if locate is not None else {}
@@ -238,7 +246,7 @@ def check_current(history: History, inventory: Inventory, config: Config,
             elif file and changes:
                 # The annotation belongs where the type is written, saying what changed there.
                 state = {"variant": "changed-bump" if minimum == VERSION_BUMP else "changed",
-                         "recorded": entry.after, "changes": changes}
+                         "recorded": entry.after, "changes": changes, "mode": mode}
             else:
                 state = {"variant": _recorded_variant(snapshots.get(latest), inventory, root_id),
                          "recorded": entry.after}
@@ -248,6 +256,9 @@ def check_current(history: History, inventory: Inventory, config: Config,
                      "current": show_version(current_version)}
         elif recorded_role is not None and recorded_role != root.role:
             state = {"variant": "role", "recorded": recorded_role, "current": root.role}
+        elif entry.mode != mode:
+            # How later changes are decided is part of what is acknowledged: a weaker mode must not slip in.
+            state = {"variant": "mode", "recorded": entry.mode, "current": mode, "mode": mode}
         else:
             continue
         located = state["variant"] in ("changed", "changed-bump")

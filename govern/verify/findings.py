@@ -228,16 +228,26 @@ FINDING_TABLE: dict[str, dict] = {
                            "the same change, then acknowledge it: {command}",
                 "hint_zh": "角色变化属于策略变更，即版本升级：请在同一变更中提高来源的格式版本，然后确认这一变更：{command}",
             },
+            "mode": {
+                "en": "{root} is now decided in compatibility mode {current} but its latest record {record} was "
+                      "decided in {recorded}",
+                "zh": "{root} 现在按兼容模式 {current} 判定，但其最新记录 {record} 是按 {recorded} 判定的",
+                "hint_en": "a mode that is not at least as strict as the recorded one is a version-bump (raise the "
+                           "source's format version in the same change); review `govern diff`, then acknowledge "
+                           "it: {command}",
+                "hint_zh": "若新模式不比记录中的模式至少同样严格，则属于版本升级（请在同一变更中提高来源的格式版本）；"
+                           "先查看 `govern diff`，再确认这一变更：{command}",
+            },
             # Where the changed type is written, and what changed in it.
             "changed": {
-                "en": "{root} changed since its latest record {record}: {changes}",
-                "zh": "{root} 自其最新记录 {record} 以来已变更：{changes}",
+                "en": "{root} changed since its latest record {record} (compatibility mode {mode}): {changes}",
+                "zh": "{root} 自其最新记录 {record} 以来已变更（兼容模式 {mode}）：{changes}",
                 "hint_en": "review `govern diff`, then acknowledge it: {command}",
                 "hint_zh": "先查看 `govern diff`，再确认这一变更：{command}",
             },
             "changed-bump": {
-                "en": "{root} changed since its latest record {record}: {changes}",
-                "zh": "{root} 自其最新记录 {record} 以来已变更：{changes}",
+                "en": "{root} changed since its latest record {record} (compatibility mode {mode}): {changes}",
+                "zh": "{root} 自其最新记录 {record} 以来已变更（兼容模式 {mode}）：{changes}",
                 "hint_en": "review `govern diff`; a version-bump raises the source's format version in the same "
                            "change, then acknowledge it: {command}",
                 "hint_zh": "先查看 `govern diff`；版本升级需在同一变更中提高来源的格式版本，然后确认这一变更：{command}",
@@ -280,8 +290,8 @@ FINDING_TABLE: dict[str, dict] = {
     "decision-too-weak": {
         "title": ("Declared decision is weaker than the inferred one", "声明的决策弱于推断的决策"),
         "texts": {"": {
-            "en": "{root} declares {decision}, but the change needs {minimum}",
-            "zh": "{root} 声明为{decision}，但该变更需要{minimum}",
+            "en": "{root} declares {decision}, but the change needs {minimum} in compatibility mode {mode}",
+            "zh": "{root} 声明为{decision}，但在兼容模式 {mode} 下该变更需要{minimum}",
             "hint_en": "its detected changes say why; `govern record refresh {record}` regenerates it with the "
                        "inferred decision (an accepted record is restored from version control instead)",
             "hint_zh": "其中检测到的变更说明了原因；`govern record refresh {record}` 会以推断出的决策重新生成它"
@@ -447,4 +457,7 @@ class Finding:
                 "hint": self.hint(language)}
         if self.root:
             data["root"] = self.root
+        mode = dict(self.args).get("mode")
+        if mode is not None:  # a finding about a decision says which compatibility mode made it
+            data["mode"] = mode
         return data

@@ -38,7 +38,7 @@ def test_an_unacknowledged_change_points_at_the_type_and_says_what_changed(repo_
     assert [(f["root"], f["path"], f["line"]) for f in findings] == [
         ("config:AppConfig", "schemas/config.schema.json", 1), ("events:OrderPlaced", "shop/events.py", 8),
         ("events:OrderPlaced~serialization", "shop/events.py", 8)]
-    assert findings[0]["message"] == ("config:AppConfig changed since its latest record 2026-12-01-baseline: "
+    assert findings[0]["message"] == ("config:AppConfig changed since its latest record 2026-12-01-baseline (compatibility mode persistence): "
                                       "/properties/region/maxLength constraint-added (version-bump)")
     assert findings[1]["message"].endswith(": /properties/amount type-changed (version-bump)")
     github = app.run("verify", "--format", "github").stdout

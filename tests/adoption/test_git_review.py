@@ -48,6 +48,16 @@ def test_diff_against_a_ref_compares_with_the_sources_of_that_commit(repo: App) 
     assert "5 roots: 3 changed, 2 unchanged" in against_parent.stdout
 
 
+def test_diff_against_a_ref_decides_in_the_configured_mode(repo: App) -> None:
+    add_config_property(repo, "region2")
+    pyproject = repo.path("pyproject.toml")
+    pyproject.write_text(pyproject.read_text().replace('name = "config"\n', 'name = "config"\nmode = "backward"\n'))
+    roots = {root["root"]: root for root in json.loads(repo.run("diff", "--against", "HEAD", "--format", "json").stdout)["roots"]}
+    # In backward mode an optional property added to an open object breaks old data, which may hold any `region2`.
+    assert (roots["config:AppConfig"]["decision"], roots["config:AppConfig"]["mode"]) == ("version-bump", "backward")
+    assert roots["events:OrderPlaced"]["mode"] == "persistence"
+
+
 def test_diff_against_a_ref_before_adoption_sees_every_root_as_new(repo: App) -> None:
     repo.git("checkout", "-q", "--orphan", "empty")
     repo.git("rm", "-rq", "--cached", ".")

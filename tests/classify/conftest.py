@@ -9,7 +9,9 @@ Fixture cases live in `rules/<rule-id>/{positive,negative}/<case>/` with `old.sc
 - `rules`: rule ids that must appear among the changes besides (positive) or instead of (negative) the
   folder's rule; an empty list on a negative case means no change at all;
 - `roots` (or `old_roots` / `new_roots`): explicit roots `{Name: [pointer, role]}`, read through
-  `load_jsonschema` instead of the ad-hoc reading `govern diff OLD NEW` does.
+  `load_jsonschema` instead of the ad-hoc reading `govern diff OLD NEW` does;
+- `old_mode` / `new_mode`: the compatibility mode the old side was recorded in and the one the new side is
+  decided in (default persistence); the document is then the root `Doc`.
 
 Without explicit roots, a case runs through the command line; both sides then carry the source name of
 the new file (`new`), as `govern diff` gives them.
@@ -42,6 +44,7 @@ RULES_DIR = HERE / "rules"
 REPO_ROOT = HERE.parents[1]
 SOURCE = "new"  # the source name `govern diff OLD NEW` gives both sides: the stem of NEW
 POLARITIES = ("positive", "negative")
+MODE_KEYS = ("old_mode", "new_mode")
 
 
 @dataclass(frozen=True)
@@ -66,10 +69,10 @@ class Case:
 
     @property
     def explicit_roots(self) -> bool:
-        return any(key in self.expect for key in ("roots", "old_roots", "new_roots", "format_version"))
+        return any(key in self.expect for key in ("roots", "old_roots", "new_roots", "format_version", *MODE_KEYS))
 
     def roots(self, side: str) -> dict[str, tuple[str, str]]:
-        table = self.expect.get(f"{side}_roots", self.expect.get("roots", {}))
+        table = self.expect.get(f"{side}_roots", self.expect.get("roots", {"Doc": ("#", "record")}))
         return {name: (at, role) for name, (at, role) in table.items()}
 
     @property
@@ -102,7 +105,13 @@ def diff_roots(case: Case) -> dict[str, dict]:
         pointer = case.expect.get("format_version")
         old = load_jsonschema(SOURCE, case.old, case.roots("old"), None, pointer)
         new = load_jsonschema(SOURCE, case.new, case.roots("new"), None, pointer)
-        return {result.root: result.to_json() for result in classify([old], [new])}
+        results = classify([old], [new])
+        if any(key in case.expect for key in MODE_KEYS):
+            from govern.classify.modes import PERSISTENCE, apply_modes
+
+            results = apply_modes(results, {SOURCE: case.expect.get("new_mode", PERSISTENCE)},
+                                  recorded={case.root_id: case.expect.get("old_mode", PERSISTENCE)})
+        return {result.root: result.to_json() for result in results}
     code, out, err = diff_cli(case.old, case.new)
     assert code == 0, err
     return {entry["root"]: entry for entry in json.loads(out)["roots"]}

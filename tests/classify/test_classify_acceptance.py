@@ -174,7 +174,7 @@ def test_text_output_is_exact(tmp_path):
     code, out, _ = diff_cli(case / "old.schema.json", case / "new.schema.json", "text")
     assert code == 0
     assert out == (
-        "new:Doc: same-version\n"
+        "new:Doc: same-version [mode persistence]\n"
         "  same-version  /properties/note  optional-property-added (optional-property-added):"
         " admitted=true, property=note [breaks old-data-new-readers]\n"
         "1 roots: 1 changed, 0 unchanged\n"
@@ -186,7 +186,7 @@ def test_text_output_of_a_version_bump_is_exact(tmp_path):
     code, out, _ = diff_cli(case / "old.schema.json", case / "new.schema.json", "text")
     assert code == 0
     assert out == (
-        "new:Doc: version-bump\n"
+        "new:Doc: version-bump [mode persistence]\n"
         "  version-bump  /properties/note  optional-property-added (optional-property-added-to-closed):"
         " admitted=false, property=note [breaks new-data-old-readers]\n"
         "1 roots: 1 changed, 0 unchanged\n"
@@ -217,7 +217,7 @@ def test_json_output_is_stable_across_runs(tmp_path):
     document = json.loads(first)
     assert [entry["root"] for entry in document["roots"]] == sorted(entry["root"] for entry in document["roots"])
     for entry in document["roots"]:
-        assert set(entry) == {"root", "decision", "minimum", "before", "after", "changes"}
+        assert set(entry) == {"root", "decision", "minimum", "mode", "before", "after", "changes"}
         for change in entry["changes"]:
             assert set(change) == {"path", "kind", "rule", "decision", "breaks", "args"}
 

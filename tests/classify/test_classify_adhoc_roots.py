@@ -55,7 +55,7 @@ def test_a_renamed_root_of_a_definitions_file_is_one_unchanged_root(tmp_path):
     assert {root: (entry["decision"], entry.get("renamed_from")) for root, entry in roots.items()} == {
         "doc:Human": ("unchanged", "doc:Person"), "doc:Team": ("unchanged", None)}
     code, out, _ = diff_cli(old_path, new_path, "text")
-    assert out == "doc:Human: unchanged (renamed from doc:Person)\n2 roots: 0 changed, 2 unchanged\n"
+    assert out == "doc:Human: unchanged (renamed from doc:Person) [mode persistence]\n2 roots: 0 changed, 2 unchanged\n"
 
 
 def test_a_changed_root_of_a_definitions_file_is_not_a_rename(tmp_path):

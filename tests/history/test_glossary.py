@@ -65,9 +65,11 @@ def test_chinese_messages_use_the_glossary(finding_id: str, variant: str, texts:
 
 def test_decisions_in_chinese_messages_are_translated() -> None:
     finding = Finding("decision-too-weak", "records/x.md", {"root": "s:A", "decision": "same-version",
-                                                            "minimum": "version-bump", "record": "x"}, root="s:A")
-    assert finding.message("zh") == "s:A 声明为同版本，但该变更需要版本升级"
-    assert finding.message("en") == "s:A declares same-version, but the change needs version-bump"
+                                                            "minimum": "version-bump", "record": "x",
+                                                            "mode": "backward"}, root="s:A")
+    assert finding.message("zh") == "s:A 声明为同版本，但在兼容模式 backward 下该变更需要版本升级"
+    assert finding.message("en") == ("s:A declares same-version, but the change needs version-bump in "
+                                     "compatibility mode backward")
     assert finding.to_json("en")["message"] == finding.message("en")
 
 

@@ -126,6 +126,10 @@ def role_changed(project):
     project.replace("pyproject.toml", 'Artifact = { at = "#", role = "record" }', 'Artifact = { at = "#", role = "event" }')
 
 
+def mode_weakened(project):
+    project.replace("pyproject.toml", 'name = "sidecar"\n', 'name = "sidecar"\nmode = "backward"\n')
+
+
 def root_restored(project):
     original = project.load_json(OPENAPI)
     project.edit_json(OPENAPI, lambda d: (remove_claim(d), set_grp_version("0.3.0")(d)))
@@ -208,6 +212,7 @@ SCENARIOS = {
     ("unacknowledged-change", "changed-bump"): (structure_broken, raise_sidecar_by_hand),
     ("unacknowledged-change", "format-version"): (format_version_changed, None),
     ("unacknowledged-change", "role"): (role_changed, raise_sidecar_by_hand),
+    ("unacknowledged-change", "mode"): (mode_weakened, raise_sidecar_by_hand),
     ("unacknowledged-change", "removed"): (root_restored, None),
     ("unacknowledged-root", ""): (root_added, None),
     ("unacknowledged-removal", ""): (root_removed, raise_grp),

@@ -19,7 +19,7 @@ def test_an_optional_property_needs_a_record_and_a_record_acknowledges_it(projec
     assert result.exit_code == 1
     # The finding points at the changed type and says what changed there.
     assert ("schemas/coauthoring-sidecar.schema.json:1: unacknowledged-change: sidecar:Artifact changed since its "
-            f"latest record {BASELINE}: /properties/threads/items/properties/label optional-property-added "
+            f"latest record {BASELINE} (compatibility mode persistence): /properties/threads/items/properties/label optional-property-added "
             "(same-version)") in result.stdout
     assert "govern record new change-sidecar-artifact --prose prose.yaml" in result.stdout
     assert sorted(project.finding_ids()) == ["generated-stale", "generated-stale", "generated-stale",

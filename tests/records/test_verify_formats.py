@@ -104,7 +104,8 @@ def test_json_output_lists_findings_with_ids(mismatched) -> None:
     assert sorted(f["id"] for f in document["findings"]) == [
         "declaration-mismatch", "generated-stale", "generated-stale", "generated-stale", "unacknowledged-change"]
     change = next(f for f in document["findings"] if f["id"] == "unacknowledged-change")
-    assert set(change) == {"id", "path", "line", "message", "hint", "root"}
+    assert set(change) == {"id", "path", "line", "message", "hint", "root", "mode"}
+    assert change["mode"] == "persistence"  # the compatibility mode the shown decisions were made in
     # Where the changed type is written, not the record it differs from.
     assert change["root"] == "sidecar:Artifact" and change["path"] == "schemas/coauthoring-sidecar.schema.json"
 

@@ -135,7 +135,7 @@ def test_verify_in_chinese_names_the_root_and_the_command(unacknowledged) -> Non
     first = next(line for line in lines if "unacknowledged-change" in line)
     fix = lines[lines.index(first) + 1]
     assert re.fullmatch(r"schemas/coauthoring-sidecar\.schema\.json:1: unacknowledged-change: sidecar:Artifact "
-                        r"自其最新记录 2026-11-30-baseline 以来已变更：/properties/threads/items/properties/label "
+                        r"自其最新记录 2026-11-30-baseline 以来已变更（兼容模式 persistence）：/properties/threads/items/properties/label "
                         r"optional-property-added \(same-version\)", first)
     assert fix == f"  修复：先查看 `govern diff`，再确认这一变更：{COMMAND}"
     assert result.stdout.endswith("\nverify：共 4 项发现\n")

@@ -29,7 +29,7 @@ def test_text_shows_the_witness_under_its_change_and_the_over_caution_report():
     result = run("diff", *pair("constraint-changed/positive/max-length-tightened"), "--witness")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
-        "new:Doc: version-bump",
+        "new:Doc: version-bump [mode persistence]",
         "  version-bump  /properties/note/maxLength  constraint-changed (constraint-changed): keyword=maxLength, "
         "new=5, old=10 [breaks old-data-new-readers]",
         '      witness (old-data-new-readers): {"id":"","note":"aaaaaa"}',

@@ -119,6 +119,15 @@ EXPECTED = {
         ("/properties/note", "required-property-added", FOUND, OLD, {"id": ""})],
     "reserved-made-real/positive/reserved-given-a-type": [
         ("/properties/legacy", "reserved-made-real", FOUND, NEW, {"id": "", "legacy": ""})],
+    # A compatibility mode is no structure: the classifier sees nothing to search.
+    "mode-changed/positive/backward-to-persistence": [],
+    "mode-changed/positive/full-to-backward": [],
+    "mode-changed/positive/persistence-to-backward": [],
+    "mode-changed/positive/transitive-dropped": [],
+    "mode-strengthened/positive/backward-to-full": [],
+    "mode-strengthened/positive/backward-to-full-with-a-loosening": [
+        ("/properties/a/maxLength", "constraint-changed", FOUND, NEW, {"a": "aaaaaaaaaaa"})],
+    "mode-strengthened/positive/full-to-full-transitive": [],
     "root-added/positive/event-root-added": [],
     "root-added/positive/record-root-added": [],
     # A removed root is read by nobody: the new side's schema for it is `false`.
@@ -147,8 +156,9 @@ def test_every_version_bump_rule_shows_a_confirmed_witness_somewhere():
     bump_rules = {rule.id for rule in RULES if rule.decision == "version-bump"}
     # policy-changed: preservation is invisible to validation; structure-changed: only what no other rule
     # can name reaches it, and the fixture's change does not alter what validates; format-version-changed:
-    # the writer constant is not what readers validate.
-    assert bump_rules - witnessed == {"policy-changed", "structure-changed", "format-version-changed"}
+    # the writer constant is not what readers validate; mode-changed: a compatibility mode is no structure.
+    assert bump_rules - witnessed == {"policy-changed", "structure-changed", "format-version-changed",
+                                      "mode-changed"}
 
 
 @pytest.mark.parametrize("case", POSITIVE, ids=lambda case: case.id)
