@@ -92,11 +92,13 @@ def test_adding_an_event_type_to_the_envelope_is_same_version(ledger: App) -> No
     assert roots["ledger:MoneyTransferred"]["decision"] == "new"
     assert roots["ledger:MoneyTransferred"]["minimum"] == "same-version"
     text = ledger.run("diff").stdout
-    assert "ledger:Envelope: same-version\n" in text and "ledger:MoneyTransferred: new (minimum same-version)" in text
+    assert "ledger:Envelope: same-version [mode persistence]\n" in text and \
+        "ledger:MoneyTransferred: new (minimum same-version) [mode persistence]" in text
 
     verify = ledger.run("verify")
     assert verify.exit_code == 1
-    assert "ledger:Envelope changed since its latest record 2026-11-30-baseline: /properties/event/oneOf/transferred " \
+    assert "ledger:Envelope changed since its latest record 2026-11-30-baseline (compatibility mode persistence): " \
+           "/properties/event/oneOf/transferred " \
            "alternative-added (same-version)" in verify.stdout
 
     ledger.write("prose.yaml", english_prose(
