@@ -173,3 +173,18 @@ def test_a_snapshot_keeps_the_mapping_and_reproduces_the_digest(tmp_path):
     document = snapshot_document("2026-11-30-x", [graph], {"doc:Envelope"}, digests, {"doc"})
     (reread,) = load_snapshot(json.loads(json.dumps(document)), "snapshot.json")
     assert digests_of_graph(reread)["doc:Envelope"] == digests["doc:Envelope"]
+
+
+@pytest.mark.parametrize("mapping", [True, False], ids=["with-mapping", "without-mapping"])
+def test_an_openapi_discriminator_survives_its_snapshot(tmp_path, mapping):
+    """Snapshots store a discriminator in govern's own keyword, which reading them back interprets."""
+    document = openapi_document({"cat": "Cat", "dog": "Dog"}, bare=False)
+    if not mapping:
+        del document["components"]["schemas"]["Pet"]["discriminator"]["mapping"]
+    path = tmp_path / "pets.openapi.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    graph = load_file(path, tmp_path)
+    digests = digests_of_graph(graph)
+    exported = snapshot_document("2026-11-30-x", [graph], {"pets:Pet"}, digests, {"pets"})
+    (reread,) = load_snapshot(json.loads(json.dumps(exported)), "snapshot.json")
+    assert digests_of_graph(reread)["pets:Pet"] == digests["pets:Pet"]
