@@ -18,7 +18,7 @@ def _version(value) -> str:
 def _line(entry, short: bool = False) -> str:
     after = "tombstone" if entry.after is None else (entry.after[:19] if short else entry.after)
     kind = " (baseline)" if entry.baseline else ""
-    return (f"{entry.record}  {entry.decision}{kind}  format {_version(entry.format_before)} -> "
+    return (f"{entry.record}  {entry.decision}{kind}  mode {entry.mode}  format {_version(entry.format_before)} -> "
             f"{_version(entry.format_after)}  {after}")
 
 
@@ -30,7 +30,8 @@ def _line(entry, short: bool = False) -> str:
 def log(root: str | None, output_format: str, project: Path | None) -> None:
     """Print the history of ROOT (default: of every root), newest record first.
 
-    Each line gives the record, its decision, the format version transition and the digest after it
+    Each line gives the record, its decision, the compatibility mode it was decided in, the format
+    version transition and the digest after it
     (`tombstone` when the record removed the root). The chain followed is the one ending in the root's
     latest record, back through each predecessor to the baseline.
     """

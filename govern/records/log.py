@@ -18,10 +18,11 @@ class LogEntry:
     format_before: str | int | None
     format_after: str | int | None
     predecessor: str | None
+    mode: str  # the compatibility mode the decision was made in
 
     def to_json(self) -> dict:
         return {"root": self.root, "record": self.record, "date": self.date, "decision": self.decision,
-                "baseline": self.baseline, "after": self.after, "predecessor": self.predecessor,
+                "mode": self.mode, "baseline": self.baseline, "after": self.after, "predecessor": self.predecessor,
                 "format-version": {"before": self.format_before, "after": self.format_after}}
 
 
@@ -37,7 +38,7 @@ def root_log(history: History, root: str) -> list[LogEntry]:
         if entry is None:
             break
         entries.append(LogEntry(root, current, declaration.date, entry.decision, declaration.baseline, entry.after,
-                                entry.format_before, entry.format_after, entry.predecessor))
+                                entry.format_before, entry.format_after, entry.predecessor, entry.mode))
         current = entry.predecessor
     return entries
 

@@ -95,8 +95,9 @@ def test_log_and_heads_show_each_roots_records(repo: App) -> None:
     assert log.exit_code == 0
     lines = log.stdout.splitlines()
     assert lines[0] == "events:OrderShipped"
-    assert lines[1] == f"  2026-12-01-add-carrier  same-version  format - -> -  {digest}"
-    assert lines[2].startswith("  2026-12-01-baseline  same-version (baseline)  format - -> -  sha256:")
+    assert lines[1] == f"  2026-12-01-add-carrier  same-version  mode persistence  format - -> -  {digest}"
+    assert lines[2].startswith("  2026-12-01-baseline  same-version (baseline)  mode persistence  format - -> -  "
+                               "sha256:")
     heads = repo.run("heads").stdout.splitlines()
     inventory = json.loads(repo.path("schemas/inventory.json").read_text())["roots"]
     expected = {"config:AppConfig": "2026-12-01-baseline", "events:OrderPlaced": "2026-12-01-baseline",

@@ -66,6 +66,10 @@ def test_a_backward_source_records_a_loosening_as_same_version_and_stores_the_mo
     assert _declared(project, "2026-12-01-longer-a") == project.record(
         "2026-12-01-longer-a", "zh").read_text(encoding="utf-8").split("---")[1]
     assert project.verify().exit_code == 0
+    [log] = json.loads(project.run("log", "--format", "json").stdout)["roots"]
+    assert [(entry["record"], entry["mode"]) for entry in log["records"]] == [
+        ("2026-12-01-longer-a", "backward"), ("2026-12-01-baseline", "backward")]
+    assert "2026-12-01-longer-a  same-version  mode backward  format - -> -" in project.run("heads").stdout
 
 
 def test_a_persistence_record_writes_no_mode(small):
