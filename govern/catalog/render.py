@@ -17,6 +17,7 @@ from govern.model.graph import TypeGraph
 from govern.model.inventory import Inventory
 from govern.model.nodes import Intersection, Object, references
 from govern.model.render import declaration
+from govern.records.format import DEFAULT_MODE
 from govern.terms import term, value_term
 
 FORMATS_FOLDER = "formats"  # under the schemas folder, beside the catalog
@@ -195,6 +196,9 @@ def _history_line(text: dict, language: str, link: str, date: str, entry) -> str
         note = f"; {text['removed']}" if language == "en" else f"；{text['removed']}"
     elif entry.predecessor is None:
         note = f"; {text['new']}" if language == "en" else f"；{text['new']}"
+    if entry.mode != DEFAULT_MODE:  # persistence, the rule table, goes without saying
+        mode = f"{term('compatibility-mode', language)} `{entry.mode}`"
+        note += f"; {mode}" if language == "en" else f"；{mode}"
     return text["record_line"].format(link=link, date=date, decision=value_term(entry.decision, language),
                                       format=term("format-version", language), transition=transition, note=note)
 

@@ -70,6 +70,10 @@ def test_a_backward_source_records_a_loosening_as_same_version_and_stores_the_mo
     assert [(entry["record"], entry["mode"]) for entry in log["records"]] == [
         ("2026-12-01-longer-a", "backward"), ("2026-12-01-baseline", "backward")]
     assert "2026-12-01-longer-a  same-version  mode backward  format - -> -" in project.run("heads").stdout
+    catalogs = {language: project.path(f"schemas/catalog{suffix}.md").read_text(encoding="utf-8")
+                for language, suffix in (("en", ""), ("zh", ".zh"))}
+    assert "same-version, format version –; compatibility mode `backward`" in catalogs["en"]
+    assert "；兼容模式 `backward`" in catalogs["zh"]
 
 
 def test_a_persistence_record_writes_no_mode(small):
