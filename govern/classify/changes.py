@@ -15,8 +15,8 @@ from fractions import Fraction
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Mapping
 
-from govern.model.canonical import sha256_digest, simple_canonical_json
-from govern.model.fingerprint import DOMAINS, hash_form
+from govern.model.canonical import sha256_digest
+from govern.model.fingerprint import DOMAINS, form_text
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
     OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref,
@@ -100,7 +100,7 @@ class Side:
         known = self._inline.get(id(node))
         if known is not None:
             return known[1]
-        digest = sha256_digest(DOMAINS[self.graph.inventory_format], simple_canonical_json(hash_form(node, self.digest)))
+        digest = sha256_digest(DOMAINS[self.graph.inventory_format], form_text(node, self.digest))
         self._inline[id(node)] = (node, digest)
         return digest
 

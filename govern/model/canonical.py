@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Iterable
 
 DIGEST_PREFIX = "sha256:"
 # The standard library's own string encoder (C where available): the same escapes as RFC 8785.
@@ -68,8 +68,22 @@ def sha256_digest(domain: str, text: str) -> str:
     return DIGEST_PREFIX + hashlib.sha256((domain + "\n" + text).encode("utf-8")).hexdigest()
 
 
-def indented_json(value: Any) -> str:
-    """Exactly `json.dumps(value, indent=2, ensure_ascii=False)`, several times faster on large documents.
+class Streamed:
+    """A JSON object that `indented_json` writes entry by entry as `entries` yields (key, value) pairs.
+
+    Each value is built, written into one string and dropped before the next is asked for, so a document
+    with many large entries (the inventory's types) never holds all of their values, nor their text in
+    millions of small pieces, at the same time.
+    """
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries: Iterable[tuple[str, Any]]):
+        self.entries = entries
+
+
+def indented_json(value: Any, end: str = "") -> str:
+    """Exactly `json.dumps(value, indent=2, ensure_ascii=False) + end`, several times faster on large documents.
 
     The standard library's C encoder is only used without indentation; with it, every value passes through
     a chain of Python generators. Generated files (the inventory, snapshots) are megabytes of nested JSON,
@@ -77,6 +91,7 @@ def indented_json(value: Any) -> str:
     """
     parts: list[str] = []
     _indented(value, parts, "\n")
+    parts.append(end)  # joined once: adding it to the joined text would copy a large document again
     return "".join(parts)
 
 
@@ -108,6 +123,15 @@ def _indented(value: Any, parts: list[str], newline: str) -> None:
             _indented(item, parts, inner)
             separator = "," + inner
         parts.append(newline + "]")
+    elif kind is Streamed:
+        inner = newline + "  "
+        separator = "{" + inner
+        for key, item in value.entries:
+            written: list[str] = [separator, _encode_string(key), ": "]
+            _indented(item, written, inner)
+            parts.append("".join(written))
+            separator = "," + inner
+        parts.append("{}" if separator[0] == "{" else newline + "}")
     elif kind is bool:
         parts.append("true" if value else "false")
     elif kind is int:

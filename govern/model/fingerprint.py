@@ -12,6 +12,7 @@ the order in which types are declared.
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Callable, Mapping
 
 from govern.model.canonical import DIGEST_PREFIX, sha256_digest, simple_canonical_json
@@ -26,54 +27,109 @@ _RECURSION_PLACEHOLDER = "sha256:recursive"
 
 def node_digest(node: Node, lookup: Callable[[str], str], domain: str) -> str:
     """Digest of one node; `lookup` gives the digest of a named type by key."""
-    if isinstance(node, Ref):
+    if node.__class__ is Ref:
         return lookup(node.target)
-    return sha256_digest(domain, simple_canonical_json(hash_form(node, lambda child: node_digest(child, lookup, domain))))
+    return sha256_digest(domain, form_text(node, lambda child: node_digest(child, lookup, domain)))
 
 
-def hash_form(node: Node, digest_of: Callable[[Node], str]) -> dict:
-    """The node's own structure with every child replaced by its digest (ASCII keys, no floats)."""
-    if isinstance(node, Primitive):
-        return {"k": "primitive", "type": node.type, "c": [list(c) for c in node.constraints]}
-    if isinstance(node, Literal):
-        return {"k": "literal", "value": node.value}
-    if isinstance(node, Enum):
-        return {"k": "enum", "values": list(node.values)}
-    if isinstance(node, Object):
-        return {
-            "k": "object",
-            "p": [[p.name, digest_of(p.node), p.required, p.reserved] for p in node.properties],
-            "a": digest_of(node.additional),
-            "pp": [[pattern, digest_of(child)] for pattern, child in node.pattern_properties],
-            "c": [list(c) for c in node.constraints],
-        }
-    if isinstance(node, Map):
-        return {"k": "map", "v": digest_of(node.values), "c": [list(c) for c in node.constraints]}
-    if isinstance(node, Array):
-        return {"k": "array", "i": digest_of(node.items), "c": [list(c) for c in node.constraints]}
-    if isinstance(node, Tuple):
-        return {"k": "tuple", "i": [digest_of(item) for item in node.items], "r": digest_of(node.rest),
-                "c": [list(c) for c in node.constraints]}
-    if isinstance(node, Union):
-        form = {"k": "union", "one": node.exclusive,
-                "alts": sorted([digest_of(a.node), a.qualified, *([list(a.tags)] if a.tags else [])]
-                               for a in node.alternatives)}
-        if node.policy is not None:
-            form["policy"] = node.policy
-        if node.discriminator is not None:
-            form["disc"] = node.discriminator
-        return form
-    if isinstance(node, Intersection):
-        return {"k": "intersection", "ops": sorted(digest_of(op) for op in node.operands)}
-    if isinstance(node, Applicator):
-        # Operand order is meaningful here (if, then, else; or aligned with names).
-        return {"k": "applicator", "kw": node.keyword, "ops": [digest_of(op) for op in node.operands],
-                "names": list(node.names)}
-    if isinstance(node, Opaque):
-        return {"k": "opaque", "c": [list(c) for c in node.constraints]}
-    if isinstance(node, Never):
-        return {"k": "never"}
-    raise TypeError(f"not a node: {node!r}")  # pragma: no cover - the node set is closed
+def form_text(node: Node, digest_of: Callable[[Node], str]) -> str:
+    """The canonical JSON text of the node's hash form: its own structure with every child replaced by the
+    child's digest, as an object with ASCII keys (sorted) whose values are strings, booleans, integers and
+    lists.
+
+    The form is written directly, one small function per node kind, rather than built as a dictionary and
+    serialized: this runs once for every node of every schema (several times inside recursive components),
+    and building and encoding a dictionary per node cost more than everything else the digests do. The
+    text is byte for byte what RFC 8785 gives for the form (tests compare it with the first build's
+    dictionary form); digests are `sha256:<hex>`, so they are written between quotes without escaping.
+    """
+    return _FORM_WRITERS[node.__class__](node, digest_of)
+
+
+_string = json.encoder.encode_basestring  # the standard library's C encoder: RFC 8785's escapes
+_BOOLEANS = {True: "true", False: "false"}
+
+
+def _constraints_text(constraints: tuple[tuple[str, str], ...]) -> str:
+    if not constraints:
+        return "[]"
+    return "[" + ",".join("[" + _string(key) + "," + _string(text) + "]" for key, text in constraints) + "]"
+
+
+def _primitive_form(node: Primitive, digest_of) -> str:
+    return '{"c":' + _constraints_text(node.constraints) + ',"k":"primitive","type":' + _string(node.type) + "}"
+
+
+def _literal_form(node: Literal, digest_of) -> str:
+    return '{"k":"literal","value":' + _string(node.value) + "}"
+
+
+def _enum_form(node: Enum, digest_of) -> str:
+    return '{"k":"enum","values":[' + ",".join(map(_string, node.values)) + "]}"
+
+
+def _object_form(node: Object, digest_of) -> str:
+    properties = ",".join("[" + _string(p.name) + ',"' + digest_of(p.node) + '",' + _BOOLEANS[p.required] + ","
+                          + _BOOLEANS[p.reserved] + "]" for p in node.properties)
+    patterns = ",".join("[" + _string(pattern) + ',"' + digest_of(child) + '"]'
+                        for pattern, child in node.pattern_properties)
+    return ('{"a":"' + digest_of(node.additional) + '","c":' + _constraints_text(node.constraints)
+            + ',"k":"object","p":[' + properties + '],"pp":[' + patterns + "]}")
+
+
+def _map_form(node: Map, digest_of) -> str:
+    return '{"c":' + _constraints_text(node.constraints) + ',"k":"map","v":"' + digest_of(node.values) + '"}'
+
+
+def _array_form(node: Array, digest_of) -> str:
+    return '{"c":' + _constraints_text(node.constraints) + ',"i":"' + digest_of(node.items) + '","k":"array"}'
+
+
+def _tuple_form(node: Tuple, digest_of) -> str:
+    items = ",".join('"' + digest_of(item) + '"' for item in node.items)
+    return ('{"c":' + _constraints_text(node.constraints) + ',"i":[' + items + '],"k":"tuple","r":"'
+            + digest_of(node.rest) + '"}')
+
+
+def _union_form(node: Union, digest_of) -> str:
+    # Alternatives sorted as the lists [digest, qualified] (and [digest, qualified, tags] with tags) sort.
+    alternatives = sorted((digest_of(a.node), a.qualified, a.tags) if a.tags else (digest_of(a.node), a.qualified)
+                          for a in node.alternatives)
+    text = '{"alts":[' + ",".join('["' + entry[0] + '",' + _BOOLEANS[entry[1]]
+                                  + ("]" if len(entry) == 2 else ",[" + ",".join(map(_string, entry[2])) + "]]")
+                                  for entry in alternatives) + "]"
+    if node.discriminator is not None:
+        text += ',"disc":' + _string(node.discriminator)
+    text += ',"k":"union","one":' + _BOOLEANS[node.exclusive]
+    if node.policy is not None:
+        text += ',"policy":' + json.dumps(node.policy)
+    return text + "}"
+
+
+def _intersection_form(node: Intersection, digest_of) -> str:
+    operands = sorted(map(digest_of, node.operands))
+    return '{"k":"intersection","ops":[' + ",".join('"' + digest + '"' for digest in operands) + "]}"
+
+
+def _applicator_form(node: Applicator, digest_of) -> str:
+    # Operand order is meaningful here (if, then, else; or aligned with names).
+    return ('{"k":"applicator","kw":' + _string(node.keyword) + ',"names":[' + ",".join(map(_string, node.names))
+            + '],"ops":[' + ",".join('"' + digest_of(op) + '"' for op in node.operands) + "]}")
+
+
+def _opaque_form(node: Opaque, digest_of) -> str:
+    return '{"c":' + _constraints_text(node.constraints) + ',"k":"opaque"}'
+
+
+def _never_form(node: Never, digest_of) -> str:
+    return '{"k":"never"}'
+
+
+_FORM_WRITERS = {
+    Primitive: _primitive_form, Literal: _literal_form, Enum: _enum_form, Object: _object_form, Map: _map_form,
+    Array: _array_form, Tuple: _tuple_form, Union: _union_form, Intersection: _intersection_form,
+    Applicator: _applicator_form, Opaque: _opaque_form, Never: _never_form,
+}
 
 
 def type_digests(types: Mapping[str, NamedType], domain: str) -> dict[str, str]:
@@ -137,7 +193,7 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
             stays = stays and child_stays
             return digest
 
-        digest = sha256_digest(domain, simple_canonical_json(hash_form(node, child_digest)))
+        digest = sha256_digest(domain, form_text(node, child_digest))
         if stays:
             constant[id(node)] = (node, digest)  # the node is kept so its id is not reused while cached
         return digest, stays
@@ -178,7 +234,7 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
 def _form_text(node: Node, digest_in_round: Callable[[Node], tuple[str, bool]]) -> str:
     if isinstance(node, Ref):
         return simple_canonical_json({"k": "ref", "to": digest_in_round(node)[0]})
-    return simple_canonical_json(hash_form(node, lambda child: digest_in_round(child)[0]))
+    return form_text(node, lambda child: digest_in_round(child)[0])
 
 
 def strongly_connected_components(nodes: list[str], edges: Mapping[str, list[str]]) -> list[list[str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from govern.model.canonical import indented_json
+from govern.model.canonical import Streamed, indented_json
 from govern.model.graph import TypeGraph
 from govern.model.render import structure
 
@@ -72,9 +72,11 @@ def inventory_json(inventory: Inventory, locations: dict[str, str] | None = None
                       **({"location": locations[root.id]} if root.id in locations else {})}
             for root in inventory.roots.values()
         },
-        "types": {
-            key: {"digest": entry.digest, "structure": structure(inventory.graph(entry.source).types[entry.name].node)}
+        # Written type by type: the structures of a large source, built all at once, would take several
+        # times the memory of the source itself.
+        "types": Streamed(
+            (key, {"digest": entry.digest, "structure": structure(inventory.graph(entry.source).types[entry.name].node)})
             for key, entry in inventory.types.items()
-        },
+        ),
     }
-    return indented_json(document) + "\n"
+    return indented_json(document, end="\n")

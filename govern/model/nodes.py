@@ -22,7 +22,7 @@ def make_constraints(values: dict) -> Constraints:
     return tuple(sorted((key, canonical_json(normalize_json_value(value))) for key, value in values.items()))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ref:
     """A reference to a named type of the same graph, by its key."""
 
@@ -30,26 +30,26 @@ class Ref:
     kind = "ref"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Primitive:
     type: str  # string, integer, number, boolean, null
     constraints: Constraints = ()
     kind = "primitive"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Literal:
     value: str  # canonical JSON text
     kind = "literal"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Enum:
     values: tuple[str, ...]  # canonical JSON texts, sorted
     kind = "enum"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Property:
     name: str
     node: "Node"
@@ -60,7 +60,7 @@ class Property:
     description: str | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Object:
     properties: tuple[Property, ...]  # sorted by name
     # Content model for undeclared names: Opaque means open, Never means closed, anything else a schema.
@@ -76,21 +76,21 @@ class Object:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Map:
     values: "Node"
     constraints: Constraints = ()
     kind = "map"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Array:
     items: "Node"
     constraints: Constraints = ()
     kind = "array"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tuple:
     items: tuple["Node", ...]
     rest: "Node"  # Never: no further items; Opaque: anything; else the schema of further items
@@ -98,7 +98,7 @@ class Tuple:
     kind = "tuple"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Alternative:
     node: "Node"
     # x-persistence-attribution: a qualified kind whose unknown instances readers preserve.
@@ -108,7 +108,7 @@ class Alternative:
     tags: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Union:
     alternatives: tuple[Alternative, ...]
     exclusive: bool = False  # oneOf (exactly one) rather than anyOf (at least one)
@@ -120,13 +120,13 @@ class Union:
     kind = "union"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Intersection:
     operands: tuple["Node", ...]
     kind = "intersection"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Applicator:
     """A schema-valued keyword that applies subschemas without being a type of its own.
 
@@ -141,7 +141,7 @@ class Applicator:
     kind = "applicator"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Opaque:
     """No visible structure (any value), possibly with constraints the adapter does not interpret."""
 
@@ -149,7 +149,7 @@ class Opaque:
     kind = "opaque"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Never:
     kind = "never"
 
@@ -161,7 +161,7 @@ OPEN = Opaque()
 NEVER = Never()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NamedType:
     key: str  # unique within a graph; names never enter a digest
     name: str
@@ -169,28 +169,30 @@ class NamedType:
     description: str | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Root:
     id: str  # <source>:<Name>
     type_key: str
     role: str = "record"
 
 
+# Direct children per node kind; nodes of the other kinds have none.
+_CHILDREN = {
+    Object: lambda node: [p.node for p in node.properties] + [n for _, n in node.pattern_properties]
+    + [node.additional],
+    Map: lambda node: [node.values],
+    Array: lambda node: [node.items],
+    Tuple: lambda node: [*node.items, node.rest],
+    Union: lambda node: [a.node for a in node.alternatives],
+    Intersection: lambda node: list(node.operands),
+    Applicator: lambda node: list(node.operands),
+}
+
+
 def children(node: Node) -> list[Node]:
     """Direct child nodes, in a fixed order (used by walks that must not recurse per kind)."""
-    if isinstance(node, Object):
-        return [p.node for p in node.properties] + [n for _, n in node.pattern_properties] + [node.additional]
-    if isinstance(node, Map):
-        return [node.values]
-    if isinstance(node, Array):
-        return [node.items]
-    if isinstance(node, Tuple):
-        return [*node.items, node.rest]
-    if isinstance(node, Union):
-        return [a.node for a in node.alternatives]
-    if isinstance(node, (Intersection, Applicator)):
-        return list(node.operands)
-    return []
+    of = _CHILDREN.get(node.__class__)
+    return of(node) if of is not None else []
 
 
 def references(node: Node) -> set[str]:
@@ -199,8 +201,11 @@ def references(node: Node) -> set[str]:
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, Ref):
+        kind = current.__class__
+        if kind is Ref:
             found.add(current.target)
         else:
-            stack.extend(children(current))
+            of = _CHILDREN.get(kind)
+            if of is not None:
+                stack.extend(of(current))
     return found

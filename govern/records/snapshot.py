@@ -150,7 +150,7 @@ def snapshot_document(record_id: str, graphs: list[TypeGraph], root_ids: set[str
 
 
 def snapshot_text(document: dict) -> str:
-    return indented_json(document) + "\n"
+    return indented_json(document, end="\n")
 
 
 def format_versions(document: Any) -> dict[str, Any]:

@@ -870,15 +870,17 @@ def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, 
                     format_version_pointer: str | None = None, adhoc: bool = False,
                     document_root: str | None = None, all_definitions: bool = True,
                     dialect: str | None = None, allow_outside: tuple[Path, ...] = (),
-                    annotations: tuple[str, ...] = (), source_policy: SourcePolicy = SourcePolicy()) -> TypeGraph:
+                    annotations: tuple[str, ...] = (), source_policy: SourcePolicy = SourcePolicy(),
+                    content: Any = None) -> TypeGraph:
     """Read a JSON Schema file (and whatever it references) into a TypeGraph.
 
     `roots` maps root names to (pointer or None, role). With `adhoc`, the document itself is a root when it
     has structure, and each of its definitions is one too (without `all_definitions`, only when the
-    document has no structure of its own). `dialect` overrides what `$schema` declares.
+    document has no structure of its own). `dialect` overrides what `$schema` declares. `content` is the
+    file's document when the caller has read it already.
     """
     schemas = SchemaSet(label_root=project_root, boundaries=reference_boundaries(path, project_root, allow_outside))
-    document = schemas.load_file(path, dialect=dialect)
+    document = schemas.load_file(path, dialect=dialect, content=content)
     converter = Converter(schemas, annotations=annotations, source_policy=source_policy)
     converter.register_definitions(document)
     resolved_roots: dict[str, tuple[str, str]] = {}

@@ -74,13 +74,13 @@ def load_spec(spec: str, label_root: Path | None = None, source: str | None = No
     if isinstance(content, dict) and "openapi" in content:
         from govern.sources.openapi import load_openapi
 
-        return load_openapi(name, path, {}, label_root, None)
+        return load_openapi(name, path, {}, label_root, None, content=content)
     if isinstance(content, dict) and "swagger" in content:
         raise InputError(Problem(str(path), "is a Swagger 2.0 document", hint="govern reads OpenAPI 3.0 and 3.1"))
     from govern.sources.jsonschema import load_jsonschema
 
     return load_jsonschema(name, path, {}, label_root, None, adhoc=True, document_root=document_root,
-                           all_definitions=all_definitions, dialect=dialect)
+                           all_definitions=all_definitions, dialect=dialect, content=content)
 
 
 def document_root_name(graph: TypeGraph) -> str | None:

@@ -24,12 +24,14 @@ COMPONENT_PREFIX = "#/components/schemas/"
 def load_openapi(source: str, path: Path, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
                  format_version_pointer: str | None = "/info/version", discover: bool = True,
                  allow_outside: tuple[Path, ...] = (), annotations: tuple[str, ...] = (),
-                 source_policy: SourcePolicy = SourcePolicy()) -> TypeGraph:
+                 source_policy: SourcePolicy = SourcePolicy(), content: Any = None) -> TypeGraph:
+    """`content`: the document already read from `path` (a caller that looked at it first), else it is read."""
     schemas = SchemaSet(label_root=project_root, boundaries=reference_boundaries(path, project_root, allow_outside))
     label = schemas.label_for(path)
-    from govern.fsio import read_document
+    if content is None:
+        from govern.fsio import read_document
 
-    content = read_document(path)
+        content = read_document(path)
     if not isinstance(content, dict) or not isinstance(content.get("openapi"), str):
         raise InputError(Problem(label, "is not an OpenAPI document (no openapi version string)",
                                  hint="use kind = \"jsonschema\" for a plain JSON Schema"))

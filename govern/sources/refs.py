@@ -107,11 +107,13 @@ class SchemaSet:
         return path.name
 
     def load_file(self, path: Path, uri: str | None = None, dialect: str | None = None,
-                  undeclared: str | None = None) -> Document:
+                  undeclared: str | None = None, content: Any = None) -> Document:
+        """The document at `path`, read unless already loaded or given as `content` (read by the caller)."""
         label = self.label_for(path)
         if label in self.documents:
             return self.documents[label]
-        content = read_document(path)
+        if content is None:
+            content = read_document(path)
         return self.add_document(content, label, path, uri or path.resolve().as_uri(), dialect, undeclared)
 
     def add_document(self, content: Any, label: str, path: Path | None, uri: str,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from govern.model.canonical import indented_json
+from govern.model.canonical import Streamed, indented_json
 
 PROFILE = settings.get_profile("foundation")
 
@@ -37,3 +37,11 @@ def test_same_text_for_keys_and_containers_the_standard_library_converts(value):
 def test_unserializable_values_are_refused_like_the_standard_library():
     with pytest.raises(TypeError):
         indented_json({"a": object()})
+
+
+@settings(PROFILE)
+@given(entries=st.dictionaries(st.text(max_size=5), values, max_size=4), nested=st.booleans())
+def test_a_streamed_object_is_written_like_the_object_itself(entries, nested):
+    streamed = Streamed(iter(list(entries.items())))
+    expected = json.dumps({"outer": entries} if nested else entries, indent=2, ensure_ascii=False)
+    assert indented_json({"outer": streamed} if nested else streamed) == expected
