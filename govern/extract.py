@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from govern.config import Config
-from govern.fsio import atomic_write_many
+from govern.fsio import atomic_write_many, holds_text
 from govern.model.inventory import Inventory, build_inventory, inventory_json
 from govern.sources.load import load_configured
 
@@ -21,10 +21,7 @@ class GeneratedFile:
     text: str
 
     def is_current(self) -> bool:
-        try:
-            return self.path.read_bytes() == self.text.encode("utf-8")
-        except OSError:
-            return False
+        return holds_text(self.path, self.text)
 
 
 def current_inventory(config: Config) -> Inventory:

@@ -127,6 +127,29 @@ def atomic_write_text(path: Path | str, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+# Large generated texts (an inventory of many types is tens of megabytes) are encoded a piece at a time,
+# so writing or comparing one never holds a second, encoded copy of the whole.
+_PIECE = 1 << 20
+
+
+def encoded_pieces(text: str) -> Iterator[bytes]:
+    """`text` as UTF-8, in pieces whose concatenation is `text.encode("utf-8")`."""
+    for start in range(0, len(text), _PIECE):
+        yield text[start:start + _PIECE].encode("utf-8")
+
+
+def holds_text(path: Path, text: str) -> bool:
+    """Whether the file at `path` holds exactly `text` as UTF-8 (False when it cannot be read)."""
+    try:
+        with open(path, "rb") as stream:
+            for piece in encoded_pieces(text):
+                if stream.read(len(piece)) != piece:
+                    return False
+            return stream.read(1) == b""
+    except OSError:
+        return False
+
+
 def atomic_write_many(files: dict[Path, str]) -> None:
     """Write several files so that either all are replaced or, on failure before the renames, none is.
 
@@ -140,7 +163,8 @@ def atomic_write_many(files: dict[Path, str]) -> None:
                 handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
                 staged.append((temporary, path))
                 with os.fdopen(handle, "wb") as stream:
-                    stream.write(text.encode("utf-8"))
+                    for piece in encoded_pieces(text):
+                        stream.write(piece)
                     stream.flush()
                     os.fsync(stream.fileno())
                 os.chmod(temporary, 0o644)

@@ -92,14 +92,25 @@ def _tuple_form(node: Tuple, digest_of) -> str:
 
 
 def _union_form(node: Union, digest_of) -> str:
-    # Alternatives sorted as the lists [digest, qualified] (and [digest, qualified, tags] with tags) sort.
-    alternatives = sorted((digest_of(a.node), a.qualified, a.tags) if a.tags else (digest_of(a.node), a.qualified)
-                          for a in node.alternatives)
-    text = '{"alts":[' + ",".join('["' + entry[0] + '",' + _BOOLEANS[entry[1]]
+    return _union_text(sorted(_alternative_key(digest_of(a.node), a) for a in node.alternatives), _union_tail(node))
+
+
+def _alternative_key(digest: str, alternative) -> tuple:
+    """An alternative as its hash form lists it: [digest, qualified], and its tags when it has any (the
+    tuples sort as those lists do)."""
+    return (digest, alternative.qualified, alternative.tags) if alternative.tags else (digest, alternative.qualified)
+
+
+def _union_text(alternatives: list[tuple], tail: str) -> str:
+    """`alternatives`: their keys (see _alternative_key), sorted."""
+    return '{"alts":[' + ",".join('["' + entry[0] + '",' + _BOOLEANS[entry[1]]
                                   + ("]" if len(entry) == 2 else ",[" + ",".join(map(_string, entry[2])) + "]]")
-                                  for entry in alternatives) + "]"
-    if node.discriminator is not None:
-        text += ',"disc":' + _string(node.discriminator)
+                                  for entry in alternatives) + "]" + tail
+
+
+def _union_tail(node: Union) -> str:
+    """What follows the alternatives in a union's form (keys in order: disc, k, one, policy)."""
+    text = ',"disc":' + _string(node.discriminator) if node.discriminator is not None else ""
     text += ',"k":"union","one":' + _BOOLEANS[node.exclusive]
     if node.policy is not None:
         text += ',"policy":' + json.dumps(node.policy)
@@ -107,7 +118,11 @@ def _union_form(node: Union, digest_of) -> str:
 
 
 def _intersection_form(node: Intersection, digest_of) -> str:
-    operands = sorted(map(digest_of, node.operands))
+    return _intersection_text(sorted(map(digest_of, node.operands)))
+
+
+def _intersection_text(operands: list[str]) -> str:
+    """`operands`: their digests, sorted."""
     return '{"k":"intersection","ops":[' + ",".join('"' + digest + '"' for digest in operands) + "]}"
 
 
@@ -170,10 +185,6 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     members = set(component)
     current = {key: _RECURSION_PLACEHOLDER for key in component}
 
-    def lookup(key: str) -> str:
-        key = canonical.get(key, key)
-        return current[key] if key in members else settled(key)
-
     # Inline subtrees that reach no member of the component hash alike in every round: hashed once.
     constant: dict[int, tuple[Node, str]] = {}
 
@@ -200,9 +211,11 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
 
     # Round k gives each member the digest of its depth-k unfolding (members referring to each other by a
     # placeholder in round 0); the rounds stop once the partition into equal digests stops growing.
+    rounds = _Rounds(domain, lambda key: canonical.get(key, key), members, settled, constant)
+    tops = {key: rounds.slot(types[key].node) for key in component}
     classes = 1
     for _ in range(len(component) + 1):
-        following = {key: digest_in_round(types[key].node)[0] for key in component}
+        following = rounds.next(tops, current)
         count = len(set(following.values()))
         current = following
         if count == classes:
@@ -217,18 +230,129 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     representatives = {}
     for key in component:
         representatives.setdefault(current[key], key)
-    quotient = sorted((name, _form_text(types[key].node, digest_in_round))
+    planned = {key: tops[key][1] for key in representatives.values() if tops[key].__class__ is tuple
+               and tops[key][0] == _NODE}
+    texts: dict[int, str] = dict.fromkeys(planned.values(), "")
+    rounds.next(tops, current, texts)  # the representatives' texts in terms of the final digests
+    rounds = None
+    quotient = sorted((name, texts[planned[key]] if key in planned else _form_text(types[key].node, digest_in_round))
                       for name, key in representatives.items())
+    texts.clear()
     # Byte for byte the canonical JSON of {"classes": quotient, "k": "recursive", "self": <class name>}
-    # (keys sorted), with the shared prefix hashed once.
-    prefix = hashlib.sha256((domain + "\n" + '{"classes":' + simple_canonical_json([list(entry) for entry in quotient])
-                            + ',"k":"recursive","self":').encode("utf-8"))
+    # (keys sorted), with the shared prefix hashed once, class by class (the whole text would be as large
+    # as the component's schemas).
+    prefix = hashlib.sha256((domain + "\n" + '{"classes":[').encode("utf-8"))
+    separator = "["
+    for name, text in quotient:
+        prefix.update((separator + _string(name) + "," + _string(text) + "]").encode("utf-8"))
+        separator = ",["
+    prefix.update(b'],"k":"recursive","self":')
+    quotient.clear()
+    constant.clear()  # the closures above refer to each other, so they go only when cycles are collected
     by_class = {}
     for name in representatives:
         hasher = prefix.copy()
         hasher.update((simple_canonical_json(name) + "}").encode("utf-8"))
         by_class[name] = DIGEST_PREFIX + hasher.hexdigest()
     return {key: by_class[current[key]] for key in component}
+
+
+_MEMBER, _NODE = 0, 1  # slots
+_TEMPLATE, _SORTED_ALTERNATIVES, _SORTED_OPERANDS = 0, 1, 2  # plans
+_MARK = "\x00"  # never in a form's text: the string writer escapes control characters
+
+
+class _Rounds:
+    """The refinement rounds of one component, compiled once.
+
+    Every round rehashes each inline node that reaches a member. Such a node's form text is the same in
+    every round except for the digests of its children that reach a member, so it is written once with a
+    marker in each of their places and split there: a round then only joins the pieces with the children's
+    current digests and hashes the result, children first. Unions and intersections order their children
+    by digest, so theirs are sorted and written each round.
+    """
+
+    def __init__(self, domain: str, canonical: Callable[[str], str], members: set[str],
+                 settled: Callable[[str], str], constant: dict[int, tuple[Node, str]]):
+        self.domain = domain
+        self.prefix = domain + "\n"
+        self.canonical = canonical
+        self.members = members
+        self.settled = settled
+        self.constant = constant  # inline subtrees that reach no member, by identity (shared with the caller)
+        self.plans: list[tuple] = []  # children before parents
+        self.index: dict[int, int] = {}  # id(node) -> its plan
+
+    def slot(self, node: Node):
+        """A digest that stays the same in every round, or (_MEMBER, key) or (_NODE, plan index)."""
+        if node.__class__ is Ref:
+            key = self.canonical(node.target)
+            return (_MEMBER, key) if key in self.members else self.settled(key)
+        known = self.constant.get(id(node))
+        if known is not None:
+            return known[1]
+        index = self.index.get(id(node))
+        if index is not None:
+            return (_NODE, index)
+        return self._compile(node)
+
+    def _compile(self, node: Node):
+        varying: list[object] = []
+
+        def marked(child: Node) -> str:
+            slot = self.slot(child)
+            if slot.__class__ is str:
+                return slot
+            varying.append(slot)
+            return f"{_MARK}{len(varying) - 1}{_MARK}"
+
+        text = form_text(node, marked)
+        if not varying:
+            digest = sha256_digest(self.domain, text)
+            self.constant[id(node)] = (node, digest)  # the node is kept so its id is not reused while cached
+            return digest
+        if node.__class__ is Union:
+            plan = (_SORTED_ALTERNATIVES, [(self.slot(a.node), a) for a in node.alternatives],
+                    _union_tail(node))
+        elif node.__class__ is Intersection:
+            plan = (_SORTED_OPERANDS, [self.slot(operand) for operand in node.operands], None)
+        else:
+            pieces = text.split(_MARK)
+            plan = (_TEMPLATE, pieces[0], [(varying[int(position)], after)
+                                           for position, after in zip(pieces[1::2], pieces[2::2])])
+        self.index[id(node)] = len(self.plans)
+        self.plans.append(plan)
+        return (_NODE, len(self.plans) - 1)
+
+    def next(self, tops: dict[str, object], current: dict[str, str],
+             texts: dict[int, str] | None = None) -> dict[str, str]:
+        """Every member's digest in the round after the one that gave `current`; `texts`, when given,
+        receives the hashed text (after the domain line) of each plan whose index it holds as a key."""
+        digests: list[str] = []
+
+        def value(slot) -> str:
+            if slot.__class__ is str:
+                return slot
+            kind, target = slot
+            return current[target] if kind == _MEMBER else digests[target]
+
+        prefix = self.prefix
+        for index, (kind, head, rest) in enumerate(self.plans):
+            if kind == _TEMPLATE:
+                pieces = [prefix, head]
+                for (slot_kind, target), after in rest:
+                    pieces.append(current[target] if slot_kind == _MEMBER else digests[target])
+                    pieces.append(after)
+                text = "".join(pieces)
+            elif kind == _SORTED_ALTERNATIVES:
+                text = prefix + _union_text(sorted(_alternative_key(value(slot), alternative)
+                                                   for slot, alternative in head), rest)
+            else:
+                text = prefix + _intersection_text(sorted(map(value, head)))
+            digests.append(DIGEST_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest())
+            if texts is not None and index in texts:
+                texts[index] = text[len(prefix):]
+        return {key: value(slot) for key, slot in tops.items()}
 
 
 def _form_text(node: Node, digest_in_round: Callable[[Node], tuple[str, bool]]) -> str:

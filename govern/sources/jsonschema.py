@@ -45,6 +45,9 @@ OBJECT_KEYWORDS = frozenset({"properties", "required", "additionalProperties", "
 # Schema-valued keywords that become Applicator nodes, so names, annotations and order inside them are
 # normalized like everywhere else.
 APPLICATOR_KEYWORDS = ("not", "if", "then", "else", "contains", "propertyNames", "dependentSchemas")
+_APPLICATORS = frozenset(APPLICATOR_KEYWORDS)
+# Keywords that compose other schemas with this one.
+_COMPOSITION = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf"})
 # Lower bounds whose zero admits every value: provably no constraint.
 ZERO_LOWER_BOUNDS = ("minLength", "minItems", "minProperties")
 # Keywords that constrain values of some JSON types only: beside a `type` admitting none of those types they
@@ -120,6 +123,10 @@ class Converter:
     notes: list[tuple[str, str, str]] = field(default_factory=list)  # see TypeGraph.notes
     _pending: list[tuple[Target, _Context]] = field(default_factory=list)
     _registered: set[str] = field(default_factory=set)
+    # Schemas without subschemas, by content (see _leaf_key): converted once, their node shared.
+    _leaves: dict[tuple, Node] = field(default_factory=dict)
+    # One reference node per target location, all of them made here: finish_graph names them in place.
+    _refs: dict[str, Ref] = field(default_factory=dict)
 
     # --- named types -------------------------------------------------------------------------------
 
@@ -158,6 +165,20 @@ class Converter:
     # --- schemas -------------------------------------------------------------------------------------
 
     def convert(self, schema: Any, context: _Context) -> Node:
+        # Most subschemas of a large source are a few leaves repeated thousands of times ({"type": "string"}):
+        # each distinct one is converted once and its (immutable) node shared, which also lets digests and
+        # renderings keyed by node reuse their work.
+        key = _leaf_key(schema, context.document.dialect) if schema.__class__ is dict else None
+        if key is not None:
+            known = self._leaves.get(key)
+            if known is not None and context.depth <= MAX_DEPTH:
+                return known
+        node = self._convert(schema, context)
+        if key is not None:
+            self._leaves[key] = node
+        return node
+
+    def _convert(self, schema: Any, context: _Context) -> Node:
         if context.depth > MAX_DEPTH:
             raise context.fail(f"nests deeper than {MAX_DEPTH} schema levels",
                                hint="move nested parts into named definitions")
@@ -198,9 +219,9 @@ class Converter:
         if "type" in rest:
             rest = _without_excluded_keywords(rest, rest["type"])
         parts: list[Node] = []
-        context.composes = any(key in rest for key in ("$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf"))
+        context.composes = not _COMPOSITION.isdisjoint(rest)
 
-        for keyword in ("$ref", "$dynamicRef", "$recursiveRef"):
+        for keyword in ("$ref", "$dynamicRef", "$recursiveRef") if context.composes else ():
             reference = rest.pop(keyword, None)
             if reference is None:
                 continue
@@ -208,8 +229,13 @@ class Converter:
                 raise context.fail(f"{keyword} must be a string")
             if keyword == "$recursiveRef":
                 reference = "#"
-            target = self.schemas.resolve(reference, context.base, context.document, context.pointer)
-            parts.append(Ref(self.named(target, context.depth)))
+            target = self.schemas.known(reference, context.base) or \
+                self.schemas.resolve(reference, context.base, context.document, context.pointer)
+            location = self.named(target, context.depth)
+            ref = self._refs.get(location)
+            if ref is None:
+                ref = self._refs[location] = Ref(location)
+            parts.append(ref)
 
         nullable = rest.pop("nullable", False) if self.openapi else False
         discriminator = self._take_discriminator(rest)
@@ -266,6 +292,8 @@ class Converter:
 
     def _applicators(self, rest: dict, context: _Context) -> list[Node]:
         found: list[Node] = []
+        if _APPLICATORS.isdisjoint(rest):
+            return found
         if "not" in rest:
             found.append(Applicator("not", (self.convert(rest.pop("not"), context.child("not")),)))
         if "if" in rest:
@@ -555,6 +583,35 @@ class Converter:
         return Array(OPEN if items is None else self.convert(items, context.child("items")), constraints)
 
 
+# Keywords the conversion drops without looking at them, so they take no part in a leaf's identity.
+_DROPPED_ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "example", "default", "deprecated"})
+# Keywords whose meaning depends on where the schema stands.
+_REFERENCES = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
+
+
+def _leaf_key(schema: dict, dialect: str) -> tuple | None:
+    """What the conversion of a schema without subschemas depends on, or None for any other schema.
+
+    Such a schema (only scalar values and lists of scalars, no reference) converts to the same node
+    wherever it stands: nothing in it resolves against a base or refers elsewhere. Values are keyed with
+    their classes, since JSON tells `1`, `1.0` and `true` apart where Python's equality does not.
+    """
+    key: list = [dialect]
+    for name, value in schema.items():
+        if name in _DROPPED_ANNOTATIONS:
+            continue
+        kind = value.__class__
+        if kind is dict or name in _REFERENCES:
+            return None
+        if kind is list:
+            for item in value:
+                if item.__class__ is dict or item.__class__ is list:
+                    return None
+            value = tuple([(item.__class__, item) for item in value])
+        key.append((name, kind, value))
+    return tuple(key)
+
+
 def _modern_bounds(taken: dict, context: _Context) -> dict:
     """Draft-04 boolean exclusive bounds become the modern numeric form, so equal schemas hash alike."""
     for bound, exclusive in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
@@ -571,7 +628,7 @@ def _modern_bounds(taken: dict, context: _Context) -> dict:
 def _inferred_type(rest: dict) -> str | None:
     for name, keywords in (("object", OBJECT_KEYWORDS), ("array", ARRAY_KEYWORDS), ("string", STRING_KEYWORDS),
                            ("number", NUMBER_KEYWORDS)):
-        if keywords & rest.keys():
+        if not keywords.isdisjoint(rest):
             return name
     return None
 
@@ -740,7 +797,12 @@ def finish_graph(converter: Converter, source: str, roots: dict[str, tuple[str, 
     for root_name, (location, _) in roots.items():
         converter.preferred_names.setdefault(location, root_name)
     names = _assign_names(converter)
-    renamed = {names[location]: _rename(node, names) for location, node in converter.types.items()}
+    # References were made by location, before names could be chosen (they depend on every location). The
+    # converter made each of them and nothing outside it has seen one yet, so they are named in place:
+    # rebuilding every node on a path to a reference would cost a walk over the whole graph.
+    for location, ref in converter._refs.items():
+        object.__setattr__(ref, "target", names[location])
+    renamed = {names[location]: node for location, node in converter.types.items()}
     _reject_reference_loops(renamed, {names[loc]: loc for loc in names}, origin)
     types = {name: NamedType(key=name, name=name, node=renamed[name],
                              description=converter.descriptions.get(location))

@@ -137,31 +137,38 @@ class SchemaSet:
         return document
 
     def _index(self, document: Document) -> None:
-        # An explicit stack: documents may nest deeply, and Python recursion must not decide that.
-        stack: list[tuple[Any, str, str]] = [(document.content, "", document.uri)]
+        # An explicit stack: documents may nest deeply, and Python recursion must not decide that. Each entry
+        # carries its path as a chain (parent chain, token); the JSON pointer text is built only for the few
+        # places that hold an identifier or an anchor, not for every value of a large document.
+        id_keyword = "id" if document.dialect == "draft-04" else "$id"
+        stack: list[tuple[Any, tuple | None, str]] = [(document.content, None, document.uri)]
         self.resources[document.uri] = (document, "")
         while stack:
-            value, pointer, base = stack.pop()
+            value, path, base = stack.pop()
             if isinstance(value, dict):
-                own_id = _own_id(value, document.dialect)
-                if own_id:
+                own_id = value.get(id_keyword)
+                if isinstance(own_id, str) and own_id:
                     if own_id.startswith("#"):
-                        self.anchors[(base, own_id[1:])] = (document, pointer)
+                        self.anchors[(base, own_id[1:])] = (document, _pointer_of(path))
                     else:
                         base = urldefrag(urljoin(base, own_id))[0]
-                        self.resources.setdefault(base, (document, pointer))
+                        self.resources.setdefault(base, (document, _pointer_of(path)))
                 for keyword in ("$anchor", "$dynamicAnchor"):
                     anchor = value.get(keyword)
                     if isinstance(anchor, str):
-                        self.anchors.setdefault((base, anchor), (document, pointer))
+                        self.anchors.setdefault((base, anchor), (document, _pointer_of(path)))
                 for key, item in value.items():
-                    if key in _DATA_KEYWORDS or not isinstance(item, (dict, list)):
-                        continue
-                    stack.append((item, f"{pointer}/{escape_token(key)}", base))
+                    if isinstance(item, (dict, list)) and key not in _DATA_KEYWORDS:
+                        stack.append((item, (path, key), base))
             elif isinstance(value, list):
                 for position, item in enumerate(value):
                     if isinstance(item, (dict, list)):
-                        stack.append((item, f"{pointer}/{position}", base))
+                        stack.append((item, (path, position), base))
+
+    def known(self, reference: str, base: str) -> Target | None:
+        """The target of a reference resolved before under the same base (the referrer's place, which
+        only messages need and which costs something to spell, is not asked for)."""
+        return self._resolved.get((base, reference))
 
     def resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:
         cached = self._resolved.get((base, reference))
@@ -297,6 +304,15 @@ def urljoin(base: str, reference: str) -> str:
     if urlsplit(reference).scheme:
         return reference
     return _urljoin(base, reference)
+
+
+def _pointer_of(path: tuple | None) -> str:
+    """The JSON pointer of a path chain (parent chain, token) as `_index` builds them."""
+    tokens = []
+    while path is not None:
+        path, token = path
+        tokens.append(token)
+    return "".join("/" + escape_token(str(token)) for token in reversed(tokens))
 
 
 def _own_id(schema: Any, dialect: str) -> str | None:
