@@ -141,7 +141,7 @@ def encoded_pieces(text: str) -> Iterator[bytes]:
 def holds_text(path: Path, text: str) -> bool:
     """Whether the file at `path` holds exactly `text` as UTF-8 (False when it cannot be read)."""
     try:
-        with open(path, "rb") as stream:
+        with Path(path).open("rb") as stream:
             for piece in encoded_pieces(text):
                 if stream.read(len(piece)) != piece:
                     return False

@@ -57,7 +57,7 @@ class Side:
 
     @classmethod
     def of(cls, graph: TypeGraph) -> "Side":
-        return cls(graph, graph.digests)
+        return cls(graph, graph.root_digests)
 
     def event_root(self, key: str) -> str | None:
         """The id of the event root whose type this named type is, if any."""

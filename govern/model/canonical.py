@@ -82,6 +82,19 @@ class Streamed:
         self.entries = entries
 
 
+class Rendered:
+    """A value already written by `indented_json` (at the top level), placed as it is at any depth.
+
+    JSON strings hold no raw line breaks, so indenting the text deeper only prefixes its lines: a value
+    repeated thousands of times in a document is written once.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, value: Any):
+        self.text = indented_json(value)
+
+
 def indented_json(value: Any, end: str = "") -> str:
     """Exactly `json.dumps(value, indent=2, ensure_ascii=False) + end`, several times faster on large documents.
 
@@ -123,6 +136,8 @@ def _indented(value: Any, parts: list[str], newline: str) -> None:
             _indented(item, parts, inner)
             separator = "," + inner
         parts.append(newline + "]")
+    elif kind is Rendered:
+        parts.append(value.text if newline == "\n" else value.text.replace("\n", newline))
     elif kind is Streamed:
         inner = newline + "  "
         separator = "{" + inner

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Callable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from govern.model.canonical import DIGEST_PREFIX, sha256_digest, simple_canonical_json
 from govern.model.nodes import (
@@ -147,13 +147,20 @@ _FORM_WRITERS = {
 }
 
 
-def type_digests(types: Mapping[str, NamedType], domain: str) -> dict[str, str]:
-    """Digest of every named type, each computed once, recursive components included."""
+def type_digests(types: Mapping[str, NamedType], domain: str,
+                 reachable_from: Iterable[str] | None = None) -> dict[str, str]:
+    """Digest of every named type, each computed once, recursive components included; with `reachable_from`
+    (type keys), of the types those reach only (a digest depends on nothing else), which is what comparing
+    roots needs."""
+    if reachable_from is not None:
+        types, referred = _reachable(types, reachable_from)
+    else:
+        referred = {key: references(named.node) for key, named in types.items()}
     # A type that is only a reference (an alias) is its target: `$ref` and inline hash alike, also when the
     # target is recursive (hashing the alias as one more member would give it a digest of its own).
     canonical = {key: _alias_target(key, types) for key in types}
-    edges = {key: sorted({canonical.get(target, target) for target in references(named.node) & types.keys()})
-             for key, named in types.items() if canonical[key] == key}
+    edges = {key: sorted({canonical.get(target, target) for target in referred[key] & types.keys()})
+             for key in types if canonical[key] == key}
     digests: dict[str, str] = {}
 
     def settled(key: str) -> str:
@@ -168,6 +175,22 @@ def type_digests(types: Mapping[str, NamedType], domain: str) -> dict[str, str]:
     for key, target in canonical.items():
         digests[key] = digests[target]
     return dict(sorted(digests.items()))
+
+
+def _reachable(types: Mapping[str, NamedType], starts: Iterable[str]) -> tuple[dict[str, NamedType],
+                                                                               dict[str, set[str]]]:
+    """The types `starts` reach, and the keys each of them refers to."""
+    found = {key: types[key] for key in starts if key in types}
+    referred: dict[str, set[str]] = {}
+    stack = list(found)
+    while stack:
+        key = stack.pop()
+        referred[key] = references(types[key].node)
+        for target in referred[key]:
+            if target in types and target not in found:
+                found[target] = types[target]
+                stack.append(target)
+    return found, referred
 
 
 def _alias_target(key: str, types: Mapping[str, NamedType]) -> str:

@@ -10,8 +10,9 @@ from typing import Iterable, Mapping
 from govern.model.fingerprint import DOMAINS, type_digests
 from govern.model.nodes import NamedType, Root, Union, children
 
-# Facts of the types alone (not of the roots): a copy with fewer roots shares them.
-_TYPE_FACTS = ("policy_bearing", "inventory_format", "digests")
+# Facts of the types alone (not of the roots): a copy with fewer roots shares them. (The roots' digests
+# depend on the roots, but a copy with fewer roots reaches fewer types: those cover it.)
+_TYPE_FACTS = ("policy_bearing", "inventory_format", "digests", "root_digests")
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,15 @@ class TypeGraph:
     def digests(self) -> Mapping[str, str]:
         """The digest of every named type (read-only: every reader of the graph shares it)."""
         return MappingProxyType(type_digests(self.types, DOMAINS[self.inventory_format]))
+
+    @cached_property
+    def root_digests(self) -> Mapping[str, str]:
+        """The digests of the types the roots reach, which is all that comparing roots asks for: a large
+        source may hold many more types than its roots reach. Every digest, when those are known already."""
+        if "digests" in self.__dict__:
+            return self.digests
+        return MappingProxyType(type_digests(self.types, DOMAINS[self.inventory_format],
+                                             reachable_from=[root.type_key for root in self.roots.values()]))
 
     def with_roots(self, root_ids: Iterable[str]) -> "TypeGraph":
         """The same graph with only those of `root_ids` it has as roots; the facts of its types computed so

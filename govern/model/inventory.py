@@ -59,6 +59,7 @@ def inventory_json(inventory: Inventory, locations: dict[str, str] | None = None
     """The inventory document; `locations` (root id -> `file:line`) are recorded beside the digests, which
     never cover them."""
     locations = locations or {}
+    written: dict = {}  # leaves written once (they recur throughout a large source)
     document = {
         "$generated": GENERATED_NOTE,
         "format": inventory.format,
@@ -75,7 +76,8 @@ def inventory_json(inventory: Inventory, locations: dict[str, str] | None = None
         # Written type by type: the structures of a large source, built all at once, would take several
         # times the memory of the source itself.
         "types": Streamed(
-            (key, {"digest": entry.digest, "structure": structure(inventory.graph(entry.source).types[entry.name].node)})
+            (key, {"digest": entry.digest,
+                   "structure": structure(inventory.graph(entry.source).types[entry.name].node, written)})
             for key, entry in inventory.types.items()
         ),
     }

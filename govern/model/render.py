@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from govern.model.canonical import Rendered
+
 from govern.model.nodes import (
     Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
 )
@@ -28,10 +30,22 @@ def _constraints(constraints) -> dict:
     return {key: _value(text) for key, text in constraints}
 
 
-def structure(node: Node) -> dict:
-    """The normalized structure as plain JSON, references shown by type name."""
+_LEAVES = (Primitive, Literal, Enum, Opaque, Never)
+
+
+def structure(node: Node, written: dict | None = None) -> dict:
+    """The normalized structure as plain JSON, references shown by type name.
+
+    With `written` (a dictionary the caller keeps while writing one document with `indented_json`), each
+    distinct leaf (a node without children) is written once and placed as `Rendered` text wherever it
+    recurs."""
     if isinstance(node, Ref):
         return {"ref": node.target}
+    if written is not None and node.__class__ in _LEAVES:
+        known = written.get(node)
+        if known is None:
+            known = written[node] = Rendered(structure(node))
+        return known
     form: dict = {"kind": node.kind}
     if isinstance(node, Primitive):
         form["type"] = node.type
@@ -42,34 +56,35 @@ def structure(node: Node) -> dict:
     elif isinstance(node, Object):
         form["properties"] = {}
         for prop in node.properties:
-            entry: dict = {"required": prop.required, "type": structure(prop.node)}
+            entry: dict = {"required": prop.required, "type": structure(prop.node, written)}
             if prop.reserved:
                 entry["reserved"] = True
             form["properties"][prop.name] = entry
-        form["additional"] = content_model(node.additional)
+        form["additional"] = content_model(node.additional, written)
         if node.pattern_properties:
-            form["patternProperties"] = {pattern: structure(child) for pattern, child in node.pattern_properties}
+            form["patternProperties"] = {pattern: structure(child, written) for pattern, child in node.pattern_properties}
     elif isinstance(node, Map):
-        form["values"] = structure(node.values)
+        form["values"] = structure(node.values, written)
     elif isinstance(node, Array):
-        form["items"] = structure(node.items)
+        form["items"] = structure(node.items, written)
     elif isinstance(node, Tuple):
-        form["items"] = [structure(item) for item in node.items]
-        form["rest"] = content_model(node.rest)
+        form["items"] = [structure(item, written) for item in node.items]
+        form["rest"] = content_model(node.rest, written)
     elif isinstance(node, Union):
         form["mode"] = "oneOf" if node.exclusive else "anyOf"
         form["alternatives"] = [dict(structure(a.node), **({"qualified": True} if a.qualified else {}),
                                      **({"discriminatorValues": [_value(tag) for tag in a.tags]} if a.tags else {}))
+                                if a.qualified or a.tags else structure(a.node, written)
                                 for a in node.alternatives]
         if node.policy is not None:
             form["policy"] = node.policy
         if node.discriminator is not None:
             form["discriminator"] = json.loads(node.discriminator)
     elif isinstance(node, Intersection):
-        form["operands"] = [structure(operand) for operand in node.operands]
+        form["operands"] = [structure(operand, written) for operand in node.operands]
     elif isinstance(node, Applicator):
         form["keyword"] = node.keyword
-        form["operands"] = [structure(operand) for operand in node.operands]
+        form["operands"] = [structure(operand, written) for operand in node.operands]
         if node.names:
             form["names"] = list(node.names)
     constraints = getattr(node, "constraints", ())
@@ -78,12 +93,12 @@ def structure(node: Node) -> dict:
     return form
 
 
-def content_model(node: Node):
+def content_model(node: Node, written: dict | None = None):
     if isinstance(node, Opaque) and not node.constraints:
         return "open"
     if isinstance(node, Never):
         return "closed"
-    return structure(node)
+    return structure(node, written)
 
 
 def declaration(node: Node, indent: str = "") -> str:

@@ -83,3 +83,13 @@ def test_digests_equal_the_first_builds_on_random_graphs(types, domain):
 def test_digests_equal_the_first_builds_on_rings_that_need_deep_unfolding(size, odd, closed):
     types = _ring(size, odd if odd < size else None, closed)
     assert type_digests(types, DOMAINS[1]) == reference_type_digests(types, DOMAINS[1])
+
+
+@settings(PROFILE)
+@given(types=type_graphs(), data=st.data())
+def test_digests_of_what_some_types_reach_equal_those_of_the_whole_graph(types, data):
+    starts = data.draw(st.lists(st.sampled_from(sorted(types)), max_size=3))
+    restricted = type_digests(types, DOMAINS[1], reachable_from=starts)
+    whole = type_digests(types, DOMAINS[1])
+    assert set(starts) <= restricted.keys()
+    assert restricted == {key: whole[key] for key in restricted}

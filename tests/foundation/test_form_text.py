@@ -7,8 +7,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from govern.model.canonical import simple_canonical_json
+from govern.model.canonical import canonical_json, indented_json, simple_canonical_json
 from govern.model.fingerprint import form_text
+from govern.model.render import structure
 from govern.model.nodes import (
     NEVER, OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, Never, Object, Opaque, Primitive,
     Property, Tuple, Union,
@@ -19,16 +20,23 @@ PROFILE = settings.get_profile("foundation")
 
 texts = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=6) | st.sampled_from(
     ["", "a", '"', "\\", "\n", "\u2028", "é", "名前", "\x7f", "\x00", "a/b~c"])
-constraints = st.lists(st.tuples(texts, texts), max_size=3, unique_by=lambda entry: entry[0]).map(
-    lambda entries: tuple(sorted(entries)))
-leaves = st.one_of(
-    st.builds(Primitive, st.sampled_from(["string", "integer", "number", "boolean", "null"]), constraints),
-    st.builds(Literal, texts), st.builds(lambda values: Enum(tuple(sorted(set(values)))), st.lists(texts, max_size=4)),
-    st.builds(Opaque, constraints), st.just(OPEN), st.just(NEVER),
-)
+# Constraint and literal values are canonical JSON texts in the model; the hash form takes any text.
+json_texts = st.one_of(st.integers(), st.booleans(), st.none(), texts).map(canonical_json)
 
 
-def _extend(inner):
+def _leaves(values):
+    constraints = st.lists(st.tuples(texts, values), max_size=3, unique_by=lambda entry: entry[0]).map(
+        lambda entries: tuple(sorted(entries)))
+    return st.one_of(
+        st.builds(Primitive, st.sampled_from(["string", "integer", "number", "boolean", "null"]), constraints),
+        st.builds(Literal, values),
+        st.builds(lambda items: Enum(tuple(sorted(set(items)))), st.lists(values, max_size=4)),
+        st.builds(Opaque, constraints), st.just(OPEN), st.just(NEVER),
+    )
+
+
+def _extend(inner, constraints=st.lists(st.tuples(texts, texts), max_size=3, unique_by=lambda entry: entry[0]).map(
+        lambda entries: tuple(sorted(entries)))):
     properties = st.lists(st.tuples(texts, inner, st.booleans(), st.booleans()), max_size=3,
                           unique_by=lambda entry: entry[0])
     return st.one_of(
@@ -42,14 +50,17 @@ def _extend(inner):
         st.builds(lambda alts, exclusive, policy, disc: Union(tuple(Alternative(a, q) for a, q in alts), exclusive,
                                                               policy, disc),
                   st.lists(st.tuples(inner, st.booleans()), min_size=1, max_size=3), st.booleans(),
-                  st.none() | st.integers(1, 10**6), st.none() | texts),
+                  st.none() | st.integers(1, 10**6), st.none() | json_texts),
         st.builds(lambda ops: Intersection(tuple(ops)), st.lists(inner, min_size=1, max_size=3)),
         st.builds(lambda keyword, ops, names: Applicator(keyword, tuple(ops), tuple(names)),
                   texts, st.lists(inner, min_size=1, max_size=3), st.lists(texts, max_size=2)),
     )
 
 
-nodes = st.recursive(leaves, _extend, max_leaves=8)
+nodes = st.recursive(_leaves(texts), _extend, max_leaves=8)
+json_constraints = st.lists(st.tuples(texts, json_texts), max_size=3, unique_by=lambda entry: entry[0]).map(
+    lambda entries: tuple(sorted(entries)))
+nodes_of_json = st.recursive(_leaves(json_texts), lambda inner: _extend(inner, json_constraints), max_leaves=8)
 
 
 def _digest_of(child) -> str:
@@ -68,3 +79,11 @@ def test_every_node_kind_is_written():
                  Tuple((), NEVER), Union((Alternative(OPEN),)), Intersection((OPEN,)), Applicator("not", (OPEN,)),
                  Opaque(), Never()):
         assert form_text(node, _digest_of) == simple_canonical_json(hash_form(node, _digest_of))
+
+
+@settings(PROFILE)
+@given(node=nodes_of_json)
+def test_the_inventory_writes_a_structure_alike_with_its_leaves_written_once(node):
+    written: dict = {}
+    twice = Object((Property("a", node, True), Property("b", node, False)), node)
+    assert indented_json(structure(twice, written)) == indented_json(structure(twice))

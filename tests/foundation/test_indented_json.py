@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from govern.model.canonical import Streamed, indented_json
+from govern.model.canonical import Rendered, Streamed, indented_json
 
 PROFILE = settings.get_profile("foundation")
 
@@ -45,3 +45,11 @@ def test_a_streamed_object_is_written_like_the_object_itself(entries, nested):
     streamed = Streamed(iter(list(entries.items())))
     expected = json.dumps({"outer": entries} if nested else entries, indent=2, ensure_ascii=False)
     assert indented_json({"outer": streamed} if nested else streamed) == expected
+
+
+@settings(PROFILE)
+@given(value=values, inner=values, nested=st.booleans())
+def test_a_rendered_value_is_written_like_the_value_itself(value, inner, nested):
+    document = {"outer": [value, Rendered(inner)]} if nested else Rendered(inner)
+    plain = {"outer": [value, inner]} if nested else inner
+    assert indented_json(document) == json.dumps(plain, indent=2, ensure_ascii=False)
