@@ -22,6 +22,8 @@ texts = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_siz
     ["", "a", '"', "\\", "\n", "\u2028", "é", "名前", "\x7f", "\x00", "a/b~c"])
 # Constraint and literal values are canonical JSON texts in the model; the hash form takes any text.
 json_texts = st.one_of(st.integers(), st.booleans(), st.none(), texts).map(canonical_json)
+# Discriminator values bound to an alternative (canonical JSON texts, sorted).
+tags = st.lists(json_texts, max_size=2, unique=True).map(lambda values: tuple(sorted(values)))
 
 
 def _leaves(values):
@@ -47,9 +49,9 @@ def _extend(inner, constraints=st.lists(st.tuples(texts, texts), max_size=3, uni
         st.builds(Map, inner, constraints),
         st.builds(Array, inner, constraints),
         st.builds(lambda items, rest, c: Tuple(tuple(items), rest, c), st.lists(inner, max_size=3), inner, constraints),
-        st.builds(lambda alts, exclusive, policy, disc: Union(tuple(Alternative(a, q) for a, q in alts), exclusive,
-                                                              policy, disc),
-                  st.lists(st.tuples(inner, st.booleans()), min_size=1, max_size=3), st.booleans(),
+        st.builds(lambda alts, exclusive, policy, disc: Union(tuple(Alternative(a, q, t) for a, q, t in alts),
+                                                              exclusive, policy, disc),
+                  st.lists(st.tuples(inner, st.booleans(), tags), min_size=1, max_size=3), st.booleans(),
                   st.none() | st.integers(1, 10**6), st.none() | json_texts),
         st.builds(lambda ops: Intersection(tuple(ops)), st.lists(inner, min_size=1, max_size=3)),
         st.builds(lambda keyword, ops, names: Applicator(keyword, tuple(ops), tuple(names)),
