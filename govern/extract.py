@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from govern.config import Config
 from govern.fsio import atomic_write_many, holds_text
-from govern.model.inventory import Inventory, build_inventory, inventory_json
+from govern.model.inventory import Inventory, build_inventory, inventory_pieces
 from govern.sources.load import load_configured
 
 if TYPE_CHECKING:
@@ -18,10 +18,16 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class GeneratedFile:
     path: Path
-    text: str
+    # The text in pieces whose concatenation it is: a large inventory is written and compared piece by
+    # piece, never held joined as well.
+    pieces: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "".join(self.pieces)
 
     def is_current(self) -> bool:
-        return holds_text(self.path, self.text)
+        return holds_text(self.path, self.pieces)
 
 
 def current_inventory(config: Config) -> Inventory:
@@ -45,11 +51,11 @@ def generated_files(config: Config, inventory: Inventory, history: "History | No
     from govern.sources.locate import root_locations
 
     locations = root_locations(config, list(inventory.graphs))
-    files = [GeneratedFile(schemas / "inventory.json", inventory_json(inventory, locations))]
+    files = [GeneratedFile(schemas / "inventory.json", tuple(inventory_pieces(inventory, locations)))]
     for language in page_languages(languages):
         files.append(GeneratedFile(schemas / page_name("catalog", language),
-                                   render_catalog(inventory, language, history, schemas, records, languages,
-                                                  formats_index=bool(formats))))
+                                   (render_catalog(inventory, language, history, schemas, records, languages,
+                                                   formats_index=bool(formats)),)))
     return files + formats
 
 
@@ -62,7 +68,7 @@ def format_reference_files(config: Config, history: "History | None" = None) -> 
     history = history if history is not None else load_history(config)
     formats = format_files(config.path(config.schemas_dir) / FORMATS_FOLDER, config.path(config.records_dir),
                            history, tuple(config.languages))
-    return [GeneratedFile(path, text) for path, text in sorted(formats.items())]
+    return [GeneratedFile(path, (text,)) for path, text in sorted(formats.items())]
 
 
 def obsolete_files(config: Config, files: list[GeneratedFile]) -> list[Path]:
@@ -84,7 +90,7 @@ def stale_files(files: list[GeneratedFile]) -> list[GeneratedFile]:
 def write_files(files: list[GeneratedFile], obsolete: list[Path] = ()) -> list[GeneratedFile]:
     """Write the stale files atomically (all or none), then remove obsolete ones; return the written files."""
     stale = stale_files(files)
-    atomic_write_many({generated.path: generated.text for generated in stale})
+    atomic_write_many({generated.path: generated.pieces for generated in stale})
     for path in obsolete:
         path.unlink(missing_ok=True)
     return stale

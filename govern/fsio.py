@@ -13,7 +13,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from govern.errors import InputError, Problem
 
@@ -132,14 +132,27 @@ def atomic_write_text(path: Path | str, text: str) -> None:
 _PIECE = 1 << 20
 
 
-def encoded_pieces(text: str) -> Iterator[bytes]:
-    """`text` as UTF-8, in pieces whose concatenation is `text.encode("utf-8")`."""
-    for start in range(0, len(text), _PIECE):
-        yield text[start:start + _PIECE].encode("utf-8")
+def encoded_pieces(text: str | Sequence[str]) -> Iterator[bytes]:
+    """`text` (a string, or pieces of one) as UTF-8, in pieces whose concatenation is the whole text encoded."""
+    batch: list[str] = []
+    size = 0
+    for piece in (text,) if isinstance(text, str) else text:
+        if size + len(piece) < _PIECE:
+            batch.append(piece)
+            size += len(piece)
+            continue
+        batch.append(piece)
+        joined = "".join(batch)
+        batch, size = [], 0
+        for start in range(0, len(joined), _PIECE):
+            yield joined[start:start + _PIECE].encode("utf-8")
+    if batch:
+        yield "".join(batch).encode("utf-8")
 
 
-def holds_text(path: Path, text: str) -> bool:
-    """Whether the file at `path` holds exactly `text` as UTF-8 (False when it cannot be read)."""
+def holds_text(path: Path, text: str | Sequence[str]) -> bool:
+    """Whether the file at `path` holds exactly `text` (a string, or pieces of one) as UTF-8 (False when it
+    cannot be read)."""
     try:
         with Path(path).open("rb") as stream:
             for piece in encoded_pieces(text):
@@ -150,7 +163,7 @@ def holds_text(path: Path, text: str) -> bool:
         return False
 
 
-def atomic_write_many(files: dict[Path, str]) -> None:
+def atomic_write_many(files: dict[Path, str | Sequence[str]]) -> None:
     """Write several files so that either all are replaced or, on failure before the renames, none is.
 
     Every file is first written to a temporary sibling; only when all temporaries exist are they renamed.

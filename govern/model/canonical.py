@@ -102,10 +102,16 @@ def indented_json(value: Any, end: str = "") -> str:
     a chain of Python generators. Generated files (the inventory, snapshots) are megabytes of nested JSON,
     so this writes the same text with one recursive function and the C string encoder.
     """
+    return "".join(indented_json_pieces(value, end))
+
+
+def indented_json_pieces(value: Any, end: str = "") -> list[str]:
+    """The text of `indented_json`, in pieces (one per entry of a `Streamed` object): for a document that
+    is written to a file, which joining would hold twice."""
     parts: list[str] = []
     _indented(value, parts, "\n")
-    parts.append(end)  # joined once: adding it to the joined text would copy a large document again
-    return "".join(parts)
+    parts.append(end)
+    return parts
 
 
 def _indented(value: Any, parts: list[str], newline: str) -> None:

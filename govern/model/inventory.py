@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from govern.model.canonical import Streamed, indented_json
+from govern.model.canonical import Streamed, indented_json_pieces
 from govern.model.graph import TypeGraph
 from govern.model.render import structure
 
@@ -58,6 +58,11 @@ def build_inventory(graphs: list[TypeGraph]) -> Inventory:
 def inventory_json(inventory: Inventory, locations: dict[str, str] | None = None) -> str:
     """The inventory document; `locations` (root id -> `file:line`) are recorded beside the digests, which
     never cover them."""
+    return "".join(inventory_pieces(inventory, locations))
+
+
+def inventory_pieces(inventory: Inventory, locations: dict[str, str] | None = None) -> list[str]:
+    """The text of `inventory_json` in pieces, one per type (see `indented_json_pieces`)."""
     locations = locations or {}
     written: dict = {}  # leaves written once (they recur throughout a large source)
     document = {
@@ -81,4 +86,4 @@ def inventory_json(inventory: Inventory, locations: dict[str, str] | None = None
             for key, entry in inventory.types.items()
         ),
     }
-    return indented_json(document, end="\n")
+    return indented_json_pieces(document, end="\n")

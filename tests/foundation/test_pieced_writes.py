@@ -35,3 +35,14 @@ def test_pieces_write_and_compare_like_the_whole_text(text, other):
 
 def test_a_missing_file_holds_nothing(tmp_path):
     assert not holds_text(tmp_path / "absent.json", "")
+
+
+@settings(PROFILE)
+@given(pieces=st.lists(texts, max_size=6), other=st.lists(texts, max_size=6))
+def test_a_text_given_in_pieces_is_written_and_compared_as_their_concatenation(pieces, other):
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "inventory.json"
+        atomic_write_many({path: pieces})
+        assert path.read_bytes() == "".join(pieces).encode("utf-8")
+        assert holds_text(path, pieces) and holds_text(path, "".join(pieces))
+        assert holds_text(path, other) == ("".join(other) == "".join(pieces))
