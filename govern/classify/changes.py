@@ -26,6 +26,23 @@ from govern.model.nodes import (
 OLD_DATA = "old-data-new-readers"  # stored data written before the change, read by new readers
 NEW_DATA = "new-data-old-readers"  # data written after the change, read by readers not yet upgraded
 
+# Every kind of difference the classification emits: the walk below and the root-level differences of
+# `govern.classify.classify`. Each kind has a sentence in every language (`govern.classify.explain`), and
+# a difference of a kind not listed here is refused when it is made, so the list cannot drift.
+KINDS = frozenset({
+    "root-added", "root-removed", "format-version-changed", "role-changed", "inventory-format-changed",
+    "structure-changed",
+    "type-changed", "type-widened-to-any", "literal-changed", "enum-value-added", "enum-value-removed",
+    "property-removed", "optional-property-added", "required-property-added", "required-made-optional",
+    "optional-made-required", "reserved-made-real", "property-made-reserved",
+    "content-model-changed", "pattern-property-added", "pattern-property-removed",
+    "tuple-item-added", "tuple-item-removed",
+    "operand-added", "operand-removed", "applicator-changed",
+    "alternative-added", "alternative-removed", "exclusive-alternative-widened", "qualification-changed",
+    "union-mode-changed", "discriminator-changed", "policy-changed",
+    "constraint-added", "constraint-removed", "constraint-changed",
+})
+
 
 @dataclass(frozen=True)
 class Difference:
@@ -37,6 +54,10 @@ class Difference:
     new: Node | None = None
     args: tuple[tuple[str, str], ...] = ()
     breaks: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:  # pragma: no cover - a programming error
+            raise ValueError(f"unknown difference kind {self.kind!r}: add it to KINDS and give it a sentence")
 
     def arg(self, name: str) -> str | None:
         return dict(self.args).get(name)
@@ -121,6 +142,19 @@ def _named(differences: Iterator["Difference"], **names: str | None) -> Iterator
 
 def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
+
+
+INNER_PREFIX = "inner_"
+
+
+def wrapped_args(inner_args: tuple[tuple[str, str], ...], **own: str) -> tuple[tuple[str, str], ...]:
+    """The arguments of a difference that wraps another (under an applicator): its own, plus the inner
+    difference's, whose names that clash with its own (or were renamed by a deeper wrapper) take one more
+    `inner_` prefix, so no argument hides another."""
+    def renamed(name: str) -> str:
+        return INNER_PREFIX + name if name in own or name.startswith(INNER_PREFIX) else name
+
+    return tuple(sorted([(renamed(name), value) for name, value in inner_args] + list(own.items())))
 
 
 def _args(**values) -> tuple[tuple[str, str], ...]:
@@ -567,7 +601,7 @@ class Walker:
         for difference in differences:
             if difference.kind in _SAME_VERSION_WIDENINGS:
                 yield Difference(difference.path, "exclusive-alternative-widened", difference.old, difference.new,
-                                 tuple(sorted(difference.args + (("inner", difference.kind),))), (OLD_DATA, NEW_DATA))
+                                 wrapped_args(difference.args, inner=difference.kind), (OLD_DATA, NEW_DATA))
             else:
                 yield replace(difference, breaks=(OLD_DATA, NEW_DATA))
 
@@ -745,7 +779,7 @@ class Walker:
                 breaks = flip(difference.breaks) if old.keyword == "not" else \
                     (OLD_DATA, NEW_DATA) if label == "if" else difference.breaks
                 yield Difference(difference.path, "applicator-changed", difference.old, difference.new,
-                                 difference.args + (("keyword", old.keyword), ("inner", difference.kind)), breaks)
+                                 wrapped_args(difference.args, keyword=old.keyword, inner=difference.kind), breaks)
 
     def _compare_never(self, old: Never, new: Never, path: str) -> Iterator[Difference]:
         return iter(())
@@ -759,10 +793,14 @@ class Walker:
             new_values = {new.value} if isinstance(new, Literal) else set(new.values)
             yield from self._values_changed(old_values, new_values, old, new, path)
             return
+        # A primitive's kind says little ("primitive"): its JSON type goes along, so the change reads exactly.
         if isinstance(new, Opaque) and not new.constraints:
-            yield Difference(path, "type-widened-to-any", old, new, _args(old=old.kind), (NEW_DATA,))
+            yield Difference(path, "type-widened-to-any", old, new, _args(old=old.kind, old_type=_primitive_type(old)),
+                             (NEW_DATA,))
             return
-        yield Difference(path, "type-changed", old, new, _args(old=old.kind, new=new.kind), _kind_breaks(old, new))
+        yield Difference(path, "type-changed", old, new,
+                         _args(old=old.kind, new=new.kind, old_type=_primitive_type(old), new_type=_primitive_type(new)),
+                         _kind_breaks(old, new))
 
     def _constraints(self, old, new, path: str) -> Iterator[Difference]:
         before, after = dict(old), dict(new)
@@ -776,6 +814,10 @@ class Walker:
                              None, None, _args(keyword=keyword, old=old_value, new=new_value,
                                                detail=_structured_detail(old_value, new_value)),
                              _constraint_breaks(keyword, old_value, new_value))
+
+
+def _primitive_type(node: Node) -> str | None:
+    return node.type if isinstance(node, Primitive) else None
 
 
 def _same_kind(one: Node, other: Node) -> bool:

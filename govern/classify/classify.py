@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
 from govern.classify.changes import NEW_DATA, OLD_DATA, Difference, Side, Walker
+from govern.classify.explain import explain_change
 from govern.classify.rules import STRICT_ROLES, SAME_VERSION, VERSION_BUMP, RuleContext, decide, max_decision
 from govern.model.graph import TypeGraph
 from govern.model.nodes import Ref
@@ -26,7 +27,7 @@ class Change:
 
     def to_json(self) -> dict:
         return {"path": self.path, "kind": self.kind, "rule": self.rule, "decision": self.decision,
-                "breaks": list(self.breaks), "args": dict(self.args)}
+                "breaks": list(self.breaks), "args": dict(self.args), "text": explain_change(self).to_json()}
 
 
 @dataclass(frozen=True)

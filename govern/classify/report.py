@@ -6,6 +6,7 @@ import json
 from typing import Callable
 
 from govern.classify.classify import RootDiff
+from govern.classify.explain import explain_change
 
 # Optional additions per change (root id, change index) and at the end, e.g. witness documents.
 ChangeFields = Callable[[str, int], dict]
@@ -36,10 +37,9 @@ def diff_text(results: list[RootDiff], show_unchanged: bool = False, change_line
         earlier = f" (breaks earlier {', '.join(result.breaks_earlier)})" if result.breaks_earlier else ""
         lines.append(f"{result.root}: {result.decision}{minimum}{renamed}{mode}{earlier}")
         for index, change in enumerate(result.changes):
-            details = ", ".join(f"{key}={value}" for key, value in change.args)
             breaks = f" [breaks {', '.join(change.breaks)}]" if change.breaks else ""
-            lines.append(f"  {change.decision:<13} {change.path or '/'}  {change.kind} ({change.rule})"
-                         f"{': ' + details if details else ''}{breaks}")
+            lines.append(f"  {change.decision:<13} {change.path or '/'}  {change.kind} ({change.rule}): "
+                         f"{explain_change(change).en}{breaks}")
             if change_lines is not None:
                 lines.extend(change_lines(result.root, index))
     unchanged = sum(1 for result in results if result.decision == "unchanged")

@@ -42,11 +42,13 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
     with "renamed_from".
 
     The JSON shape is a stable contract: {"roots": [{"root", "decision", "minimum", "mode", "before",
-    "after", "changes": [{"path", "kind", "rule", "decision", "breaks", "args"}]}]}, roots sorted by name.
-    "breaks" says which way a change breaks: old-data-new-readers or new-data-old-readers. "mode" is the
-    compatibility mode the root was decided in (persistence, the rule table, unless the source's `mode`
-    or --mode says otherwise; text output shows it as [mode M]); a transitive mode adds "breaks_earlier",
-    the digests of earlier records the current structure breaks against.
+    "after", "changes": [{"path", "kind", "rule", "decision", "breaks", "args", "text"}]}]}, roots sorted by
+    name. "breaks" says which way a change breaks: old-data-new-readers or new-data-old-readers. "text" says
+    what changed as a sentence, {"en", "zh"} ("property `last4` added", "新增属性 `last4`"); text output
+    prints the English one after the kind and rule. "mode" is the compatibility mode the root was decided
+    in (persistence, the rule table, unless the source's `mode` or --mode says otherwise; text output shows
+    it as [mode M]); a transitive mode adds "breaks_earlier", the digests of earlier records the current
+    structure breaks against.
 
     With --witness, every change also carries "witness" (a document, "accepted_by" and "rejected_by"
     old|new, the validator's "reason" and where it objects, "at") or null, and "witness_search"

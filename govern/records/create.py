@@ -89,6 +89,7 @@ def read_prose_input(path: Path, languages: tuple[str, ...] = LANGUAGES) -> dict
 def render_changes(results: list[RootDiff], language: str, witnesses=None) -> str:
     """The detected changes as a list; with `witnesses` (a witness report), each breaking change that has a
     witness document carries it in a collapsed block."""
+    from govern.classify.explain import explain_change
     from govern.classify.rules import RULES_BY_ID
 
     labels = CHANGE_LABELS.get(language, CHANGE_LABELS["en"])
@@ -105,10 +106,9 @@ def render_changes(results: list[RootDiff], language: str, witnesses=None) -> st
                 continue
             rule = RULES_BY_ID[change.rule]
             purpose = rule.purpose_zh if language == "zh" else rule.purpose_en
-            details = ", ".join(f"{key}={value}" for key, value in change.args)
             broken = labels["list"].join(value_term(direction, language) for direction in change.breaks)
             breaks = f"{labels['separator']}{labels['breaks']}{labels['colon']}{broken}" if change.breaks else ""
-            lines.append(f"  - `{change.path or '/'}` {change.kind}{' (' + details + ')' if details else ''}{labels['colon']}"
+            lines.append(f"  - `{change.path or '/'}` {explain_change(change).text(language)}{labels['colon']}"
                          f"{value_term(change.decision, language)}{labels['comma']}{labels['rule']} `{change.rule}`"
                          f"{breaks}{labels['stop']}{purpose}")
             entry = witnesses.of(result.root, index) if witnesses is not None else None

@@ -23,7 +23,7 @@ def check_languages(record: Record) -> list[Finding]:
         translated = record.declarations.get(language)
         if original is not None and translated is not None and original != translated:
             findings.append(Finding("declaration-mismatch", record.relative(language),
-                                    {"english": record.source_file}, line=2))
+                                    {"source": record.source_file}, line=2))
     consistency = record.consistency
     if consistency is None or original is None or len(record.prose) != len(record.languages):
         return findings

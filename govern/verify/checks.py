@@ -185,9 +185,31 @@ def _recorded_role(graphs: list[TypeGraph], root_id: str) -> str | None:
     return None
 
 
-def _changed_places(config: Config, history: History,
-                    inventory: Inventory) -> dict[str, tuple[str, int | None, str, str | None]]:
-    """root -> (file, line, what changed, minimum decision) for every root that differs from its latest record."""
+# What changed in a root, as a finding's message lists it: the first few changes, then how many more.
+LISTED_CHANGES = 3
+CHANGE_ITEM = {"en": "{sentence} at {path} ({decision})", "zh": "在 {path} {sentence}（{decision}）"}
+CHANGE_LIST = {"en": ("; ", "; and {count} more"), "zh": ("；", "；另有 {count} 项")}
+
+
+def changes_summary(changes, language: str) -> str:
+    """The changes of a root in one line of the language: sentence, place and decision of each."""
+    from govern.classify.explain import explain_change
+    from govern.terms import value_term
+
+    items = [CHANGE_ITEM[language].format(sentence=explain_change(change).text(language), path=change.path or "/",
+                                          decision=value_term(change.decision, language))
+             for change in changes[:LISTED_CHANGES]]
+    separator, more = CHANGE_LIST[language]
+    rest = len(changes) - LISTED_CHANGES
+    return separator.join(items) + (more.format(count=rest) if rest > 0 else "")
+
+
+# root -> (file, line, what changed per language, minimum decision)
+Places = dict[str, tuple[str, int | None, dict[str, str], str | None]]
+
+
+def _changed_places(config: Config, history: History, inventory: Inventory) -> Places:
+    """Where each root that differs from its latest record is written, and what changed in it."""
     from govern.records.create import pending_changes
     from govern.sources.locate import root_locations
 
@@ -197,21 +219,19 @@ def _changed_places(config: Config, history: History,
     places = {}
     for result in pending_changes(config, history, list(inventory.graphs)):
         file, _, line = locations.get(result.root, "").partition(":")
-        changes = [f"{change.path or '/'} {change.kind} ({change.decision})" for change in result.changes]
-        summary = "; ".join(changes[:3]) + (f"; and {len(changes) - 3} more" if len(changes) > 3 else "")
-        places[result.root] = (file, int(line) if line.isdigit() else None, summary or result.minimum or "",
-                               result.minimum)
+        summary = {language: changes_summary(result.changes, language) or result.minimum or ""
+                   for language in CHANGE_ITEM}
+        places[result.root] = (file, int(line) if line.isdigit() else None, summary, result.minimum)
     return places
 
 
 def check_current(history: History, inventory: Inventory, config: Config,
                   snapshots: dict[str, list[TypeGraph]] | None = None,
-                  locate: Callable[[], dict[str, tuple[str, int | None, str, str | None]]] | None = None
-                  ) -> list[Finding]:
+                  locate: Callable[[], Places] | None = None) -> list[Finding]:
     """Each root's latest record against the current source. `locate()` gives where and how the changed
     roots changed (see `_changed_places`); it classifies every root, so it is asked only once a root differs."""
     snapshots = snapshots or {}
-    places: dict[str, tuple[str, int | None, str, str | None]] | None = None
+    places: Places | None = None
     findings = []
     records_dir = config.records_dir
     if not history.records and inventory.roots:
@@ -240,13 +260,14 @@ def check_current(history: History, inventory: Inventory, config: Config,
         if entry.after != root.digest:
             if places is None:
                 places = locate() if locate is not None else {}
-            file, line, changes, minimum = places.get(root_id, ("", None, "", None))
+            file, line, changes, minimum = places.get(root_id, ("", None, {}, None))
             if entry.after is None:
                 state = {"variant": "removed"}
-            elif file and changes:
+            elif file and changes.get("en"):
                 # The annotation belongs where the type is written, saying what changed there.
                 state = {"variant": "changed-bump" if minimum == VERSION_BUMP else "changed",
-                         "recorded": entry.after, "changes": changes, "mode": mode}
+                         "recorded": entry.after, "changes": changes["en"], "changes@zh": changes["zh"],
+                         "mode": mode}
             else:
                 state = {"variant": _recorded_variant(snapshots.get(latest), inventory, root_id),
                          "recorded": entry.after}

@@ -13,6 +13,9 @@ from govern.terms import value_term
 LANGUAGES = ("en", "zh")
 # Arguments holding machine values (decisions, break directions), shown in the message's language like every other word.
 TRANSLATED_ARGUMENTS = frozenset({"decision", "minimum", "direction"})
+# An argument `NAME@LANGUAGE` holds text already written in that language (sentences rendered from data,
+# such as what changed in a root): in that language it stands for `NAME`, in the others it is left out.
+LOCALIZED = "@"
 
 # The only registry of finding kinds: id -> titles and, per variant, message and hint templates.
 # A finding's `variant` argument selects the template when one id covers several situations; "" is the
@@ -67,12 +70,13 @@ FINDING_TABLE: dict[str, dict] = {
         },
     },
     "declaration-mismatch": {
-        "title": ("English and Chinese declarations differ", "英文与中文声明不一致"),
+        "title": ("A translation's declaration differs from the source language's", "译文的声明与源语言记录的不一致"),
         "texts": {"": {
-            "en": "its machine declaration differs from the English one",
-            "zh": "其机器声明与英文记录中的不一致",
-            "hint_en": "copy the declaration from {english} unchanged",
-            "hint_zh": "从 {english} 原样复制声明",
+            # The source language is the first configured one, whichever it is.
+            "en": "its machine declaration differs from the one in {source}, the source language's record",
+            "zh": "其机器声明与源语言记录 {source} 中的不一致",
+            "hint_en": "copy the declaration from {source} unchanged",
+            "hint_zh": "从 {source} 原样复制声明",
         }},
     },
     "consistency-stale": {
@@ -342,8 +346,8 @@ FINDING_TABLE: dict[str, dict] = {
         "texts": {"": {
             "en": "{root}: the same-version change at {at} ({rule}) breaks {direction}: the {accepted_by} schema "
                   "accepts {document} and the {rejected_by} schema rejects it ({reason})",
-            "zh": "{root}：位于 {at} 的同版本变更（{rule}）破坏了 {direction}：{accepted_by} 模式接受 {document}，"
-                  "而 {rejected_by} 模式拒绝它（{reason}）",
+            "zh": "{root}：位于 {at} 的同版本变更（{rule}）破坏了 {direction}：{accepted_by}接受 {document}，"
+                  "而{rejected_by}拒绝它（{reason}）",
             "hint_en": "treat the change as a version-bump (declare --decision version-bump) and report the rule "
                        "{rule} as unsound with this document",
             "hint_zh": "请把该变更按版本升级处理（声明 `--decision version-bump`），并附上此文档报告规则 {rule} 不可靠",
@@ -442,6 +446,11 @@ class Finding:
     def _render(self, language: str, part: str) -> str | None:
         arguments = dict(self.args)
         arguments.pop("variant", None)
+        for key in [key for key in arguments if LOCALIZED in key]:
+            name, _, written_in = key.partition(LOCALIZED)
+            value = arguments.pop(key)
+            if written_in == language:
+                arguments[name] = value
         for key in TRANSLATED_ARGUMENTS & arguments.keys():
             arguments[key] = value_term(arguments[key], language)
         texts = FINDING_TABLE[self.id]["texts"][self.variant]

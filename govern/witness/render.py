@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from govern.classify.explain import explain_change
 from govern.terms import value_term
 from govern.verify.findings import Finding
 from govern.witness.search import NO_DIRECTION, ChangeWitness, Witness, WitnessReport
@@ -31,16 +32,24 @@ LABELS = {
     },
     "zh": {
         "witness": "见证文档（{direction}）：{document}",
-        "verdict": "{accepted_by} 接受它；{rejected_by} 在 {at} 拒绝它：{reason}",
+        "verdict": "{accepted_by}接受它；{rejected_by}在 {at} 拒绝它：{reason}",
         "none": "未找到见证文档（{status}）",
         "summary": "见证文档：{breaking} 个破坏性变更中有 {witnessed} 个找到了见证文档",
         "without": "没有见证文档的变更（可考虑更精确的规则）：",
-        "md-summary": "见证文档：{accepted_by} 接受、{rejected_by} 拒绝的文档（{direction}）",
+        "md-summary": "见证文档：{accepted_by}接受、{rejected_by}拒绝的文档（{direction}）",
         "md-reason": "在 `{at}` 被拒绝：{reason}",
         "pending": "尚未确认的破坏性变更的见证文档：",
         "md-pending": "#### 尚未确认的破坏性变更的见证文档",
     },
 }
+
+
+# The sides a witness names (`old` | `new`, as the JSON contract keeps them), in each language's text.
+SIDES = {"en": {"old": "old", "new": "new"}, "zh": {"old": "旧模式", "new": "新模式"}}
+
+
+def side_name(side: str, language: str) -> str:
+    return SIDES.get(language, SIDES["en"]).get(side, side)
 
 
 def document_text(document: Any, limit: int = TEXT_LIMIT) -> str:
@@ -77,7 +86,8 @@ def witness_lines(witness: Witness, language: str = "en") -> list[str]:
     labels = LABELS[language]
     return [labels["witness"].format(direction=value_term(witness.direction, language),
                                      document=document_text(witness.document)),
-            "  " + labels["verdict"].format(accepted_by=witness.accepted_by, rejected_by=witness.rejected_by,
+            "  " + labels["verdict"].format(accepted_by=side_name(witness.accepted_by, language),
+                                            rejected_by=side_name(witness.rejected_by, language),
                                             at=witness.at or "/", reason=witness.reason)]
 
 
@@ -106,21 +116,24 @@ def unsound_finding(entry: ChangeWitness, path: str) -> Finding:
     return Finding("unsound-verdict", path, {
         "root": entry.root, "at": entry.change.path or "/", "rule": entry.change.rule, "direction": witness.direction,
         "accepted_by": witness.accepted_by, "rejected_by": witness.rejected_by,
+        "accepted_by@zh": side_name(witness.accepted_by, "zh"), "rejected_by@zh": side_name(witness.rejected_by, "zh"),
         "document": document_text(witness.document), "reason": witness.reason}, root=entry.root)
 
 
 def markdown_block(witness: Witness, language: str = "en") -> str:
     """A collapsed block: the summary says who accepts and who rejects, the body holds the document."""
     labels = LABELS[language]
-    summary = labels["md-summary"].format(accepted_by=witness.accepted_by, rejected_by=witness.rejected_by,
+    summary = labels["md-summary"].format(accepted_by=side_name(witness.accepted_by, language),
+                                          rejected_by=side_name(witness.rejected_by, language),
                                           direction=value_term(witness.direction, language))
     body = json.dumps(witness.document, ensure_ascii=False, indent=2)
     reason = labels["md-reason"].format(at=witness.at or "/", reason=witness.reason.replace("|", "\\|"))
     return f"<details><summary>{summary}</summary>\n\n```json\n{body}\n```\n\n{reason}\n\n</details>"
 
 
-def _change_head(entry: ChangeWitness) -> str:
-    return f"{entry.root} {entry.change.path or '/'}  {entry.change.kind} ({entry.change.rule})"
+def _change_head(entry: ChangeWitness, language: str) -> str:
+    sentence = explain_change(entry.change).text(language)
+    return f"{entry.root} {entry.change.path or '/'}  {entry.change.kind} ({entry.change.rule}): {sentence}"
 
 
 def with_pending(text: str, output_format: str, pending, language: str = "en") -> str:
@@ -135,7 +148,7 @@ def with_pending(text: str, output_format: str, pending, language: str = "en") -
     if output_format == "text":
         lines = [labels["pending"]]
         for entry in pending:
-            lines.append(f"  {_change_head(entry)}")
+            lines.append(f"  {_change_head(entry, language)}")
             if entry.witness is None:
                 lines.append(f"    {labels['none'].format(status=entry.status)}")
             else:
@@ -143,7 +156,8 @@ def with_pending(text: str, output_format: str, pending, language: str = "en") -
         return text + "\n".join(lines) + "\n"
     blocks = [labels["md-pending"]]
     for entry in pending:
-        head = f"`{entry.root}` `{entry.change.path or '/'}` {entry.change.kind} (`{entry.change.rule}`)"
+        head = f"`{entry.root}` `{entry.change.path or '/'}` {entry.change.kind} (`{entry.change.rule}`) " \
+               f"{explain_change(entry.change).text(language)}"
         if entry.witness is None:
             blocks.append(f"{head}: {labels['none'].format(status=entry.status)}")
         else:

@@ -38,9 +38,10 @@ def test_an_unacknowledged_change_points_at_the_type_and_says_what_changed(repo_
     assert [(f["root"], f["path"], f["line"]) for f in findings] == [
         ("config:AppConfig", "schemas/config.schema.json", 1), ("events:OrderPlaced", "shop/events.py", 8),
         ("events:OrderPlaced~serialization", "shop/events.py", 8)]
-    assert findings[0]["message"] == ("config:AppConfig changed since its latest record 2026-12-01-baseline (compatibility mode persistence): "
-                                      "/properties/region/maxLength constraint-added (version-bump)")
-    assert findings[1]["message"].endswith(": /properties/amount type-changed (version-bump)")
+    assert findings[0]["message"] == ("config:AppConfig changed since its latest record 2026-12-01-baseline "
+                                      "(compatibility mode persistence): constraint maxLength 32 added at "
+                                      "/properties/region/maxLength (version-bump)")
+    assert findings[1]["message"].endswith(": type changed from integer to string at /properties/amount (version-bump)")
     github = app.run("verify", "--format", "github").stdout
     assert "::error file=schemas/config.schema.json,line=1,title=unacknowledged-change::" in github
 

@@ -184,7 +184,7 @@ def test_the_markdown_report_summarizes_the_records_a_pull_request_adds(repo: Ap
     assert summary.startswith("- `2026-12-01-add-carrier`: Ship with a carrier\n"
                               "  - `events:OrderShipped`: same-version, format version - -> -\n"
                               "  - `events:OrderShipped~serialization`: ")
-    assert "`/properties/carrier` optional-property-added" in summary
+    assert "`/properties/carrier` property `carrier` added: same-version" in summary
     as_json = json.loads(repo.run("verify", "--format", "json", "--base", "main").stdout)
     assert as_json["clean"] is True
     assert [record["record"] for record in as_json["review"]["added"]] == ["2026-12-01-add-carrier"]

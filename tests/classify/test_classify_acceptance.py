@@ -176,7 +176,7 @@ def test_text_output_is_exact(tmp_path):
     assert out == (
         "new:Doc: same-version [mode persistence]\n"
         "  same-version  /properties/note  optional-property-added (optional-property-added):"
-        " admitted=true, property=note [breaks old-data-new-readers]\n"
+        " property `note` added [breaks old-data-new-readers]\n"
         "1 roots: 1 changed, 0 unchanged\n"
     )
 
@@ -188,7 +188,7 @@ def test_text_output_of_a_version_bump_is_exact(tmp_path):
     assert out == (
         "new:Doc: version-bump [mode persistence]\n"
         "  version-bump  /properties/note  optional-property-added (optional-property-added-to-closed):"
-        " admitted=false, property=note [breaks new-data-old-readers]\n"
+        " property `note` added where the old content model did not admit the name [breaks new-data-old-readers]\n"
         "1 roots: 1 changed, 0 unchanged\n"
     )
 
@@ -219,7 +219,8 @@ def test_json_output_is_stable_across_runs(tmp_path):
     for entry in document["roots"]:
         assert set(entry) == {"root", "decision", "minimum", "mode", "before", "after", "changes"}
         for change in entry["changes"]:
-            assert set(change) == {"path", "kind", "rule", "decision", "breaks", "args"}
+            assert set(change) == {"path", "kind", "rule", "decision", "breaks", "args", "text"}
+            assert set(change["text"]) == {"en", "zh"}
 
 
 def test_files_with_different_names_pair_their_document_roots(tmp_path):

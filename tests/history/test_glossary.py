@@ -79,7 +79,8 @@ def test_detected_changes_in_chinese_translate_decisions_and_break_directions() 
     result = RootDiff("s:A", "version-bump", "version-bump", (change,), "sha256:old", "sha256:new")
     chinese = render_changes([result], "zh")
     assert chinese.startswith("- `s:A`: 版本升级\n")
-    assert "(property=a)：版本升级，规则 `property-removed`；破坏方向：新读取方读旧数据、旧读取方读新数据。删除" in chinese
+    assert "`/properties/a` 删除属性 `a`：版本升级，规则 `property-removed`；破坏方向：新读取方读旧数据、旧读取方读新数据。删除" \
+        in chinese
     assert_glossary_words(chinese, "render_changes zh")
     english = render_changes([result], "en")
     assert "version-bump, rule `property-removed`; breaks: old-data-new-readers, new-data-old-readers." in english

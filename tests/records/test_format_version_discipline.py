@@ -30,7 +30,9 @@ def test_a_writer_constant_changed_alone_is_an_unacknowledged_change(project):
     assert {root["decision"] for root in grp} == {"version-bump"}
     assert grp[0]["changes"] == [{"path": "", "kind": "format-version-changed", "rule": "format-version-changed",
                                   "decision": "version-bump", "breaks": ["new-data-old-readers"],
-                                  "args": {"new": '"0.3.0"', "old": '"0.2.1"'}}]
+                                  "args": {"new": '"0.3.0"', "old": '"0.2.1"'},
+                                  "text": {"en": "format version changed from `0.2.1` to `0.3.0`",
+                                           "zh": "格式版本从 `0.2.1` 改为 `0.3.0`"}}]
     result = project.new_record("grp-0-3", "2026-12-01")
     assert result.exit_code == 0, result.output
     english = project.record("2026-12-01-grp-0-3").read_text(encoding="utf-8")

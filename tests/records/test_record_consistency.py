@@ -23,7 +23,8 @@ def test_editing_the_chinese_declaration_is_a_declaration_mismatch(recorded) -> 
     result = recorded.verify()
     assert result.exit_code == 1
     assert result.stdout == (
-        f"records/{RECORD}.zh.md:2: declaration-mismatch: its machine declaration differs from the English one\n"
+        f"records/{RECORD}.zh.md:2: declaration-mismatch: its machine declaration differs from the one in "
+        f"records/{RECORD}.md, the source language's record\n"
         f"  fix: copy the declaration from records/{RECORD}.md unchanged\n"
         "verify: 1 finding\n")
 

@@ -130,7 +130,7 @@ def test_refreshing_a_terminal_record_takes_in_a_further_change(project) -> None
     assert result.exit_code == 0, result.output
     assert result.stdout == "refreshed 2026-12-01-add-thread-label\n"
     english = project.record("2026-12-01-add-thread-label").read_text(encoding="utf-8")
-    assert "property=colour" in english and "property=label" in english
+    assert "property `colour` added" in english and "property `label` added" in english
     assert f'predecessor: "{BASELINE}"' in english
     assert project.verify().exit_code == 0
 

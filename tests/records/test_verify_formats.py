@@ -13,7 +13,7 @@ from govern.verify.findings import FINDING_KINDS, Finding
 RECORD = "2026-12-01-add-thread-label"
 
 FINDINGS = [
-    Finding("declaration-mismatch", "records/2026-12-01-a.zh.md", {"english": "records/2026-12-01-a.md"}, line=2),
+    Finding("declaration-mismatch", "records/2026-12-01-a.zh.md", {"source": "records/2026-12-01-a.md"}, line=2),
     Finding("unacknowledged-change", "records/2026-11-30-baseline.md",
             {"variant": "recorded", "root": "sidecar:Artifact", "digest": "sha256:b", "recorded": "sha256:a",
              "record": "2026-11-30-baseline",
@@ -88,7 +88,8 @@ def test_github_output_annotates_files_and_lines(mismatched) -> None:
     lines = result.stdout.splitlines()
     assert lines and all(line.startswith("::error file=") for line in lines)
     assert (f"::error file=records/{RECORD}.zh.md,line=2,title=declaration-mismatch::its machine declaration "
-            f"differs from the English one (fix: copy the declaration from records/{RECORD}.md unchanged)") in lines
+            f"differs from the one in records/{RECORD}.md, the source language's record (fix: copy the declaration "
+            f"from records/{RECORD}.md unchanged)") in lines
     assert any(line.startswith("::error file=schemas/coauthoring-sidecar.schema.json,line=1,"
                                "title=unacknowledged-change::sidecar:Artifact changed since its latest record ")
                for line in lines)
@@ -145,7 +146,8 @@ def test_markdown_when_clean(project) -> None:
 
 def test_text_rendering_is_exact() -> None:
     assert render_text(FINDINGS) == (
-        "records/2026-12-01-a.zh.md:2: declaration-mismatch: its machine declaration differs from the English one\n"
+        "records/2026-12-01-a.zh.md:2: declaration-mismatch: its machine declaration differs from the one in "
+        "records/2026-12-01-a.md, the source language's record\n"
         "  fix: copy the declaration from records/2026-12-01-a.md unchanged\n"
         "records/2026-11-30-baseline.md: unacknowledged-change: sidecar:Artifact is now sha256:b but is recorded "
         "as sha256:a by its latest record 2026-11-30-baseline\n"
@@ -162,7 +164,8 @@ def test_text_rendering_is_exact() -> None:
 def test_github_rendering_is_exact() -> None:
     assert render_github(FINDINGS) == (
         "::error file=records/2026-12-01-a.zh.md,line=2,title=declaration-mismatch::its machine declaration "
-        "differs from the English one (fix: copy the declaration from records/2026-12-01-a.md unchanged)\n"
+        "differs from the one in records/2026-12-01-a.md, the source language's record (fix: copy the declaration from "
+        "records/2026-12-01-a.md unchanged)\n"
         "::error file=records/2026-11-30-baseline.md,title=unacknowledged-change::sidecar:Artifact is now "
         "sha256:b but is recorded as sha256:a by its latest record 2026-11-30-baseline (fix: review `govern "
         "diff`, then acknowledge it: govern record new change-sidecar-artifact --prose prose.yaml)\n"

@@ -18,7 +18,7 @@ OPENAPI = "schemas/grp-coordination.openapi.json"
 COMMAND = "govern record new change-sidecar-artifact --prose prose.yaml"
 
 FINDINGS = [
-    Finding("declaration-mismatch", "records/2026-12-01-a.zh.md", {"english": "records/2026-12-01-a.md"}, line=2),
+    Finding("declaration-mismatch", "records/2026-12-01-a.zh.md", {"source": "records/2026-12-01-a.md"}, line=2),
     Finding("unacknowledged-change", "records/2026-11-30-baseline.md",
             {"variant": "recorded", "root": "sidecar:Artifact", "digest": "sha256:b", "recorded": "sha256:a",
              "record": "2026-11-30-baseline", "command": COMMAND}, root="sidecar:Artifact"),
@@ -62,7 +62,8 @@ def test_every_template_exists_in_both_languages_with_the_same_placeholders(find
 
 def test_arguments_render_the_english_text_verify_always_printed() -> None:
     assert render_text(FINDINGS) == (
-        "records/2026-12-01-a.zh.md:2: declaration-mismatch: its machine declaration differs from the English one\n"
+        "records/2026-12-01-a.zh.md:2: declaration-mismatch: its machine declaration differs from the one in "
+        "records/2026-12-01-a.md, the source language's record\n"
         "  fix: copy the declaration from records/2026-12-01-a.md unchanged\n"
         "records/2026-11-30-baseline.md: unacknowledged-change: sidecar:Artifact is now sha256:b but is recorded "
         "as sha256:a by its latest record 2026-11-30-baseline\n"
@@ -74,7 +75,7 @@ def test_arguments_render_the_english_text_verify_always_printed() -> None:
 
 def test_text_rendering_in_chinese_is_exact() -> None:
     assert render_text(FINDINGS, language="zh") == (
-        "records/2026-12-01-a.zh.md:2: declaration-mismatch: 其机器声明与英文记录中的不一致\n"
+        "records/2026-12-01-a.zh.md:2: declaration-mismatch: 其机器声明与源语言记录 records/2026-12-01-a.md 中的不一致\n"
         "  修复：从 records/2026-12-01-a.md 原样复制声明\n"
         "records/2026-11-30-baseline.md: unacknowledged-change: sidecar:Artifact 现在是 sha256:b，但其最新记录 "
         "2026-11-30-baseline 记载的是 sha256:a\n"
@@ -90,7 +91,7 @@ def test_text_rendering_in_chinese_is_exact() -> None:
 def test_markdown_in_chinese_has_chinese_headings() -> None:
     text = render_markdown(FINDINGS, SUGGESTION, language="zh")
     assert text.startswith("### govern verify：共 3 项发现\n\n| 发现 | 位置 | 问题 | 修复 |\n|---|---|---|---|\n"
-                           "| `declaration-mismatch` | `records/2026-12-01-a.zh.md:2` | 其机器声明与英文记录中的不一致 | "
+                           "| `declaration-mismatch` | `records/2026-12-01-a.zh.md:2` | 其机器声明与源语言记录 records/2026-12-01-a.md 中的不一致 | "
                            "从 records/2026-12-01-a.md 原样复制声明 |\n")
     assert "\n#### 确认对 `sidecar:Artifact` 的变更\n" in text
     assert "```yaml\nen:\nzh:\n```\n\n```sh\ngovern record new change-x --prose prose.yaml\n```" in text
@@ -135,8 +136,8 @@ def test_verify_in_chinese_names_the_root_and_the_command(unacknowledged) -> Non
     first = next(line for line in lines if "unacknowledged-change" in line)
     fix = lines[lines.index(first) + 1]
     assert re.fullmatch(r"schemas/coauthoring-sidecar\.schema\.json:1: unacknowledged-change: sidecar:Artifact "
-                        r"自其最新记录 2026-11-30-baseline 以来已变更（兼容模式 persistence）：/properties/threads/items/properties/label "
-                        r"optional-property-added \(same-version\)", first)
+                        r"自其最新记录 2026-11-30-baseline 以来已变更（兼容模式 persistence）：在 "
+                        r"/properties/threads/items/properties/label 新增属性 `label`（同版本）", first)
     assert fix == f"  修复：先查看 `govern diff`，再确认这一变更：{COMMAND}"
     assert result.stdout.endswith("\nverify：共 4 项发现\n")
 

@@ -30,8 +30,8 @@ def test_text_shows_the_witness_under_its_change_and_the_over_caution_report():
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         "new:Doc: version-bump [mode persistence]",
-        "  version-bump  /properties/note/maxLength  constraint-changed (constraint-changed): keyword=maxLength, "
-        "new=5, old=10 [breaks old-data-new-readers]",
+        "  version-bump  /properties/note/maxLength  constraint-changed (constraint-changed): maxLength lowered "
+        "from 10 to 5 [breaks old-data-new-readers]",
         '      witness (old-data-new-readers): {"id":"","note":"aaaaaa"}',
         "        old accepts it; new rejects it at /note: 'aaaaaa' is too long",
         "1 roots: 1 changed, 0 unchanged",

@@ -36,7 +36,7 @@ def test_text_lists_the_witness_of_an_unacknowledged_breaking_change(project):
     result = project.verify("--witness")
     assert result.exit_code == 1
     tail = result.stdout.split("witnesses of the unacknowledged breaking changes:\n", 1)[1].splitlines()
-    assert tail[0] == f"  sidecar:Artifact {LINE_HINT}  constraint-changed (constraint-changed)"
+    assert tail[0] == f"  sidecar:Artifact {LINE_HINT}  constraint-changed (constraint-changed): minimum raised from 0 to 1"
     assert tail[1].startswith('    witness (old-data-new-readers): {"attributions":[]')
     assert tail[2] == ("      old accepts it; new rejects it at /anchors/key/fingerprint/lineHint: "
                        "0 is less than the minimum of 1")
@@ -54,7 +54,9 @@ def test_json_and_markdown_in_both_languages(project):
     assert "<details><summary>Witness: a document that old accepts and new rejects (old-data-new-readers)</summary>" \
         in english
     assert "#### 尚未确认的破坏性变更的见证文档" in chinese
-    assert "<details><summary>见证文档：old 接受、new 拒绝的文档（新读取方读旧数据）</summary>" in chinese
+    assert "<details><summary>见证文档：旧模式接受、新模式拒绝的文档（新读取方读旧数据）</summary>" in chinese
+    assert "constraint-changed (`constraint-changed`) minimum raised from 0 to 1" in english
+    assert "constraint-changed (`constraint-changed`) minimum 从 0 提高到 1" in chinese
     for text in (english, chinese):
         assert '"lineHint": 0' in text and text.count("</details>") == 1
 
@@ -76,6 +78,10 @@ def test_a_record_declared_same_version_that_a_document_breaks_is_an_unsound_ver
     assert finding["path"] == "records/2026-12-01-tighten-line-hint.md"
     assert finding["message"].startswith(f"sidecar:Artifact: the same-version change at {LINE_HINT} "
                                          "(constraint-changed) breaks old-data-new-readers: the old schema accepts")
+    chinese = json.loads(project.verify("--witness", "--format", "json", "--lang", "zh").stdout)["findings"][0]
+    assert chinese["message"].startswith(f"sidecar:Artifact：位于 {LINE_HINT} 的同版本变更（constraint-changed）破坏了 "
+                                         "新读取方读旧数据：旧模式接受 {")
+    assert "，而新模式拒绝它（" in chinese["message"]
 
 
 def test_a_record_embeds_the_witness_of_each_breaking_change_in_every_language(project):
@@ -90,7 +96,7 @@ def test_a_record_embeds_the_witness_of_each_breaking_change_in_every_language(p
            "</summary>" in detected_en
     assert '            "lineHint": 0' in detected_en
     assert "    Rejected at `/anchors/key/fingerprint/lineHint`: 0 is less than the minimum of 1" in detected_en
-    assert "    <details><summary>见证文档：old 接受、new 拒绝的文档（新读取方读旧数据）</summary>" in chinese
+    assert "    <details><summary>见证文档：旧模式接受、新模式拒绝的文档（新读取方读旧数据）</summary>" in chinese
     # The writer constant changed too: no validator can show that, so it carries no block.
     assert english.count("<details>") == chinese.count("<details>") == 1
     assert project.verify().exit_code == 0
