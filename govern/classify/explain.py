@@ -48,8 +48,32 @@ def sentence(kind: str):
 
 
 def explain(kind: str, args: Mapping[str, str] | Iterable[tuple[str, str]] = ()) -> Sentence:
-    """The sentence of a change of this kind with these arguments."""
-    return SENTENCES[kind](dict(args.items() if isinstance(args, Mapping) else args))
+    """The sentence of a change of this kind with these arguments, saying the union alternative and the
+    event root it is in when the arguments name them."""
+    values = dict(args.items() if isinstance(args, Mapping) else args)
+    return _in_context(kind, values, SENTENCES[kind](values))
+
+
+# Kinds whose own sentence names the alternative they concern (a wrapper: when its inner kind does).
+_NAMING_ALTERNATIVE = frozenset({"alternative-added", "alternative-removed", "qualification-changed",
+                                 "discriminator-changed"})
+
+
+def _in_context(kind: str, args: Arguments, said: Sentence) -> Sentence:
+    """A change inside a union alternative or an event root another root reaches says where it is."""
+    alternative, event = args.get("alternative"), args.get("event")
+    effective = args.get("inner", kind) if kind == "exclusive-alternative-widened" else kind
+    alt_en, alt_zh = _both("alternative")
+    event_en, event_zh = f"event {term('root', 'en')}", f"{value_term('event', 'zh')}{term('root', 'zh')}"
+    if effective in _NAMING_ALTERNATIVE or alternative is None:
+        if event is None:
+            return said
+        if effective == "alternative-added":  # an event type added to a union of events: it is that event root
+            return Sentence(f"{said.en} ({event_en} {code(event)})", f"{said.zh}（{event_zh} {code(event)}）")
+        return Sentence(f"in {event_en} {code(event)}: {said.en}", f"在{event_zh} {code(event)} 中：{said.zh}")
+    where_en = f"{alt_en} {code(alternative)}" + (f" ({event_en} {code(event)})" if event is not None else "")
+    where_zh = f"{alt_zh} {code(alternative)}" + (f"（{event_zh} {code(event)}）" if event is not None else "")
+    return Sentence(f"{where_en} changed: {said.en}", f"{where_zh}{'' if event is not None else ' '}变更：{said.zh}")
 
 
 def explain_change(change) -> Sentence:
@@ -105,18 +129,6 @@ def _values(text: str) -> tuple[int, str, str]:
 
 def _name(args: Arguments, key: str) -> str:
     return code(args.get(key, ""))
-
-
-def _kind_name(args: Arguments, key: str) -> str:
-    """A discriminator value, as written on the wire."""
-    text = args.get(key)
-    if text is None:
-        return ""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        value = text
-    return code(value if isinstance(value, str) else text)
 
 
 def _unwrapped(args: Arguments, *own: str) -> dict[str, str]:
@@ -262,34 +274,32 @@ def _optional_property_added(args: Arguments) -> Sentence:
     return added
 
 
-@sentence("required-property-added")
-def _required_property_added(args: Arguments) -> Sentence:
-    name, (en, zh) = _name(args, "property"), _both("property")
-    return Sentence(f"required {en} {name} added", f"新增必填{zh} {name}")
+# Kinds that say what happened to one named property (or pattern property): English and Chinese templates,
+# where {property} is the glossary's word and {name} the property's name (the argument given).
+NAMED_PROPERTY_TEMPLATES = {
+    "required-property-added": ("property", "required {property} {name} added", "新增必填{property} {name}"),
+    "required-made-optional": ("property", "required {property} {name} made optional", "必填{property} {name} 改为可选"),
+    "optional-made-required": ("property", "optional {property} {name} made required", "可选{property} {name} 改为必填"),
+    "reserved-made-real": ("property", "reserved {property} {name} given a real type",
+                           "保留{property} {name} 被赋予了实际类型"),
+    "property-made-reserved": ("property", "{property} {name} made reserved", "{property} {name} 改为保留{property}"),
+    "pattern-property-added": ("pattern", "pattern {property} {name} added", "新增模式{property} {name}"),
+    "pattern-property-removed": ("pattern", "pattern {property} {name} removed", "删除模式{property} {name}"),
+}
 
 
-@sentence("required-made-optional")
-def _required_made_optional(args: Arguments) -> Sentence:
-    name, (en, zh) = _name(args, "property"), _both("property")
-    return Sentence(f"required {en} {name} made optional", f"必填{zh} {name} 改为可选")
+def _named_property(kind: str) -> Callable[[Arguments], Sentence]:
+    argument, english, chinese = NAMED_PROPERTY_TEMPLATES[kind]
+
+    def render(args: Arguments) -> Sentence:
+        name, (en, zh) = _name(args, argument), _both("property")
+        return Sentence(english.format(property=en, name=name), chinese.format(property=zh, name=name))
+
+    return render
 
 
-@sentence("optional-made-required")
-def _optional_made_required(args: Arguments) -> Sentence:
-    name, (en, zh) = _name(args, "property"), _both("property")
-    return Sentence(f"optional {en} {name} made required", f"可选{zh} {name} 改为必填")
-
-
-@sentence("reserved-made-real")
-def _reserved_made_real(args: Arguments) -> Sentence:
-    name, (en, zh) = _name(args, "property"), _both("property")
-    return Sentence(f"reserved {en} {name} given a real type", f"保留{zh} {name} 被赋予了实际类型")
-
-
-@sentence("property-made-reserved")
-def _property_made_reserved(args: Arguments) -> Sentence:
-    name, (en, zh) = _name(args, "property"), _both("property")
-    return Sentence(f"{en} {name} made reserved", f"{zh} {name} 改为保留{zh}")
+for _kind in NAMED_PROPERTY_TEMPLATES:
+    sentence(_kind)(_named_property(_kind))
 
 
 @sentence("content-model-changed")
@@ -297,18 +307,6 @@ def _content_model_changed(args: Arguments) -> Sentence:
     en, zh = _both("content-model")
     old, new = (CONTENT_MODELS.get(args.get(side, ""), (args.get(side, ""),) * 2) for side in ("old", "new"))
     return Sentence(f"{en} changed from {old[0]} to {new[0]}", f"{zh}从{old[1]}改为{new[1]}")
-
-
-@sentence("pattern-property-added")
-def _pattern_property_added(args: Arguments) -> Sentence:
-    name, (en, zh) = _name(args, "pattern"), _both("property")
-    return Sentence(f"pattern {en} {name} added", f"新增模式{zh} {name}")
-
-
-@sentence("pattern-property-removed")
-def _pattern_property_removed(args: Arguments) -> Sentence:
-    name, (en, zh) = _name(args, "pattern"), _both("property")
-    return Sentence(f"pattern {en} {name} removed", f"删除模式{zh} {name}")
 
 
 # --- arrays and composition -------------------------------------------------------------------------
@@ -346,16 +344,22 @@ def _applicator_changed(args: Arguments) -> Sentence:
         if inner == "operand-added":
             return Sentence(f"{keyword} entry {entry} added", f"新增 {keyword} 条目 {entry}")
         return Sentence(f"{keyword} entry {entry} removed", f"删除 {keyword} 条目 {entry}")
-    wrapped = explain(inner, _unwrapped(args, "keyword", "inner"))
+    wrapped = SENTENCES[inner](_unwrapped(args, "keyword", "inner"))
     return Sentence(f"under {keyword}: {wrapped.en}", f"在 {keyword} 中：{wrapped.zh}")
 
 
 # --- unions -----------------------------------------------------------------------------------------
 
 
+def _alternative_name(args: Arguments) -> str:
+    """How a reader knows an alternative: its discriminator value, else its type's name (as the walker says)."""
+    name = args.get("alternative")
+    return "" if name is None else code(name)
+
+
 @sentence("alternative-added")
 def _alternative_added(args: Arguments) -> Sentence:
-    name, (en, zh) = _kind_name(args, "kind"), _both("alternative")
+    name, (en, zh) = _alternative_name(args), _both("alternative")
     qualified = args.get("qualified") == "true"
     if not name:
         return Sentence(f"qualified {en} added" if qualified else f"an {en} added",
@@ -366,7 +370,7 @@ def _alternative_added(args: Arguments) -> Sentence:
 
 @sentence("alternative-removed")
 def _alternative_removed(args: Arguments) -> Sentence:
-    name, (en, zh) = _kind_name(args, "kind"), _both("alternative")
+    name, (en, zh) = _alternative_name(args), _both("alternative")
     if not name:
         return Sentence(f"an {en} removed", f"删除一个{zh}")
     return Sentence(f"{en} {name} removed", f"删除{zh} {name}")
@@ -374,7 +378,7 @@ def _alternative_removed(args: Arguments) -> Sentence:
 
 @sentence("exclusive-alternative-widened")
 def _exclusive_alternative_widened(args: Arguments) -> Sentence:
-    wrapped = explain(args.get("inner", ""), _unwrapped(args, "inner"))
+    wrapped = SENTENCES[args.get("inner", "")](_unwrapped(args, "inner"))
     en, zh = _both("alternative")
     return Sentence(f"{wrapped.en}, in a oneOf {en} that may overlap another",
                     f"{wrapped.zh}（所在的 oneOf {zh}可能与其他{zh}重叠）")
@@ -383,6 +387,9 @@ def _exclusive_alternative_widened(args: Arguments) -> Sentence:
 @sentence("qualification-changed")
 def _qualification_changed(args: Arguments) -> Sentence:
     en, zh = _both("alternative")
+    name = _alternative_name(args)
+    if name:
+        en, zh = f"{en} {name}", f"{zh} {name} "
     if args.get("new") == "true":
         return Sentence(f"{en} made qualified", f"{zh}改为带资格声明")
     return Sentence(f"{en} no longer qualified", f"{zh}不再带资格声明")
@@ -404,11 +411,16 @@ def _discriminator(text: str | None) -> tuple[str | None, bool]:
         return text, False
     if not isinstance(value, dict):
         return text, False
-    return str(value.get("propertyName", "")), bool(value.get("mapping"))
+    return str(value.get("propertyName", "")), bool(value.get("mapping") or value.get("values"))
 
 
 @sentence("discriminator-changed")
 def _discriminator_changed(args: Arguments) -> Sentence:
+    if "alternative" in args:  # the values a discriminator mapping binds to one alternative
+        name, (en, zh) = _alternative_name(args), _both("alternative")
+        (_, old_en, old_zh), (_, new_en, new_zh) = _values(args.get("old", "")), _values(args.get("new", ""))
+        return Sentence(f"discriminator values of {en} {name} changed from {old_en or 'none'} to {new_en or 'none'}",
+                        f"{zh} {name} 的鉴别值从 {old_zh or '无'} 改为 {new_zh or '无'}")
     (old, old_mapping), (new, new_mapping) = _discriminator(args.get("old")), _discriminator(args.get("new"))
     if old is not None and old == new:
         return Sentence(f"mapping of discriminator {code(old)} changed", f"鉴别器 {code(old)} 的映射发生了变化")

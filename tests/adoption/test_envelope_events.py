@@ -98,8 +98,8 @@ def test_adding_an_event_type_to_the_envelope_is_same_version(ledger: App) -> No
     verify = ledger.run("verify")
     assert verify.exit_code == 1
     assert "ledger:Envelope changed since its latest record 2026-11-30-baseline (compatibility mode persistence): " \
-           "/properties/event/oneOf/transferred " \
-           "alternative-added (same-version)" in verify.stdout
+           "alternative `transferred` added (event root `ledger:MoneyTransferred`) at /properties/event/oneOf/transferred " \
+           "(same-version)" in verify.stdout
 
     ledger.write("prose.yaml", english_prose(
         title="Money transfers", summary="A transfer event joins the ledger.",
@@ -139,6 +139,9 @@ def test_a_change_inside_an_event_is_judged_by_the_event_rules(ledger: App) -> N
         assert (change["path"], change["rule"], change["args"]["alternative"], change["args"]["event"]) == (
             "/properties/event/oneOf/withdrawn/properties/note", "optional-property-added", "withdrawn",
             "ledger:MoneyWithdrawn")
+        assert change["text"] == {
+            "en": "alternative `withdrawn` (event root `ledger:MoneyWithdrawn`) changed: property `note` added",
+            "zh": "分支 `withdrawn`（事件根类型 `ledger:MoneyWithdrawn`）变更：新增属性 `note`"}
         assert roots[envelope]["decision"] == "same-version"
     assert roots["ledger:MoneyWithdrawn"]["decision"] == "same-version"
 

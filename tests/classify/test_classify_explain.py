@@ -151,12 +151,33 @@ SENTENCE_TABLE = [
     ("tuple-item-removed", {"position": "0"}, "tuple position 0 removed", "删除元组位置 0"),
     ("operand-added", {}, "allOf operand added", "新增 allOf 成员"),
     ("operand-removed", {}, "allOf operand removed", "删除 allOf 成员"),
-    ("alternative-added", {"kind": '"MoneyWithdrawn"', "qualified": "false"}, "alternative `MoneyWithdrawn` added",
+    ("alternative-added", {"alternative": "MoneyWithdrawn", "qualified": "false"}, "alternative `MoneyWithdrawn` added",
      "新增分支 `MoneyWithdrawn`"),
-    ("alternative-removed", {"kind": '"card"'}, "alternative `card` removed", "删除分支 `card`"),
+    ("alternative-removed", {"alternative": "card"}, "alternative `card` removed", "删除分支 `card`"),
+    ("alternative-added", {"alternative": "MoneyWithdrawn", "event": "ledger:MoneyWithdrawn", "qualified": "false"},
+     "alternative `MoneyWithdrawn` added (event root `ledger:MoneyWithdrawn`)",
+     "新增分支 `MoneyWithdrawn`（事件根类型 `ledger:MoneyWithdrawn`）"),
+    # a change inside an alternative names it, and the event root it is in
+    ("optional-property-added", {"alternative": "card", "property": "last4", "admitted": "true"},
+     "alternative `card` changed: property `last4` added", "分支 `card` 变更：新增属性 `last4`"),
+    ("optional-property-added", {"event": "ledger:Paid", "property": "note", "admitted": "true"},
+     "in event root `ledger:Paid`: property `note` added", "在事件根类型 `ledger:Paid` 中：新增属性 `note`"),
+    ("required-property-added", {"alternative": "Paid", "event": "ledger:Paid", "property": "at"},
+     "alternative `Paid` (event root `ledger:Paid`) changed: required property `at` added",
+     "分支 `Paid`（事件根类型 `ledger:Paid`）变更：新增必填属性 `at`"),
+    ("exclusive-alternative-widened", {"alternative": "card", "inner": "alternative-added", "qualified": "false"},
+     "alternative `card` added, in a oneOf alternative that may overlap another",
+     "新增分支 `card`（所在的 oneOf 分支可能与其他分支重叠）"),
+    ("applicator-changed", {"alternative": "card", "keyword": "not", "inner": "enum-value-removed", "values": "1"},
+     "alternative `card` changed: under not: value 1 no longer admitted", "分支 `card` 变更：在 not 中：不再允许值 1"),
+    ("discriminator-changed", {"alternative": "Card", "old": '"card"', "new": '"card", "debit"'},
+     'discriminator values of alternative `Card` changed from "card" to "card", "debit"',
+     '分支 `Card` 的鉴别值从 "card" 改为 "card"、"debit"'),
+    ("qualification-changed", {"alternative": "note", "old": "false", "new": "true"},
+     "alternative `note` made qualified", "分支 `note` 改为带资格声明"),
     ("alternative-added", {}, "an alternative added", "新增一个分支"),
     ("alternative-removed", {}, "an alternative removed", "删除一个分支"),
-    ("alternative-added", {"kind": '"note"', "qualified": "true", "policy": "1", "old_policy": "1"},
+    ("alternative-added", {"alternative": "note", "qualified": "true", "policy": "1", "old_policy": "1"},
      "qualified alternative `note` added", "新增带资格声明的分支 `note`"),
     ("exclusive-alternative-widened", {"inner": "required-made-optional", "property": "a"},
      "required property `a` made optional, in a oneOf alternative that may overlap another",
@@ -167,8 +188,8 @@ SENTENCE_TABLE = [
      "联合类型从 anyOf 改为 oneOf"),
     ("discriminator-changed", {"new": '{"propertyName":"kind"}'},
      "discriminator changed from none to property `kind`", "鉴别器从无改为属性 `kind`"),
-    ("discriminator-changed", {"old": '{"mapping":{"a":"#/$defs/A"},"propertyName":"kind"}',
-                               "new": '{"mapping":{"a":"#/$defs/B"},"propertyName":"kind"}'},
+    ("discriminator-changed", {"old": '{"propertyName":"kind","values":["a"]}',
+                               "new": '{"propertyName":"kind","values":["a","b"]}'},
      "mapping of discriminator `kind` changed", "鉴别器 `kind` 的映射发生了变化"),
     ("policy-changed", {"old": "1", "new": "2"}, "preservation policy changed from 1 to 2", "保留策略从 1 改为 2"),
     ("applicator-changed", {"keyword": "not", "inner": "constraint-changed", "inner_keyword": "maxLength",
@@ -229,11 +250,12 @@ def test_const_to_enum_reads_as_an_admitted_value(tmp_path):
 
 
 def test_an_applicator_keeps_the_inner_keyword_beside_its_own(tmp_path):
-    """Under `not`, the inner constraint's keyword is kept (as inner_keyword) beside the applicator's."""
+    """Under `not`, the inner constraint's keyword is kept (as inner_keyword) beside the applicator's. (A
+    length bound under `not` applies to strings only: the operand is read as alternatives by type.)"""
     schemas = [{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Doc", "type": "object",
                 "properties": {"p": {"type": "string", "not": {"maxLength": length}}}} for length in (3, 5)]
     old_path, new_path = write_pair(tmp_path, *schemas, name=SOURCE)
     changes = json.loads(diff_cli(old_path, new_path)[1])["roots"][0]["changes"]
     [change] = [change for change in changes if change["kind"] == "applicator-changed"]
     assert change["args"]["keyword"] == "not" and change["args"]["inner_keyword"] == "maxLength"
-    assert change["text"]["en"] == "under not: maxLength raised from 3 to 5"
+    assert change["text"]["en"] == "alternative `string` changed: under not: maxLength raised from 3 to 5"
