@@ -27,11 +27,11 @@ OLD_DATA = "old-data-new-readers"  # stored data written before the change, read
 NEW_DATA = "new-data-old-readers"  # data written after the change, read by readers not yet upgraded
 
 # Every kind of difference the classification emits: the walk below and the root-level differences of
-# `govern.classify.classify`. Each kind has a sentence in every language (`govern.classify.explain`), and
+# `govern.classify.classify` and `govern.classify.modes`. Each kind has a sentence in every language (`govern.classify.explain`), and
 # a difference of a kind not listed here is refused when it is made, so the list cannot drift.
 KINDS = frozenset({
     "root-added", "root-removed", "format-version-changed", "role-changed", "inventory-format-changed",
-    "structure-changed",
+    "mode-changed", "structure-changed",
     "type-changed", "type-widened-to-any", "literal-changed", "enum-value-added", "enum-value-removed",
     "property-removed", "optional-property-added", "required-property-added", "required-made-optional",
     "optional-made-required", "reserved-made-real", "property-made-reserved",

@@ -211,6 +211,12 @@ def _inventory_format_changed(args: Arguments) -> Sentence:
                     f"{zh}格式从 {args.get('old')} 改为 {args.get('new')}")
 
 
+@sentence("mode-changed")
+def _mode_changed(args: Arguments) -> Sentence:
+    return Sentence(f"compatibility mode changed from {args.get('old')} to {args.get('new')}",
+                    f"兼容模式从 {args.get('old')} 改为 {args.get('new')}")
+
+
 @sentence("structure-changed")
 def _structure_changed(args: Arguments) -> Sentence:
     return Sentence("the structure changed in a way no finer change describes",

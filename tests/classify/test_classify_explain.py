@@ -209,6 +209,8 @@ SENTENCE_TABLE = [
     ("format-version-changed", {"old": "null", "new": "1"}, "format version changed from `null` to `1`",
      "格式版本从 `null` 改为 `1`"),
     ("role-changed", {"old": "record", "new": "event"}, "role changed from record to event", "角色从记录型改为事件"),
+    ("mode-changed", {"old": "persistence", "new": "backward"}, "compatibility mode changed from persistence to backward",
+     "兼容模式从 persistence 改为 backward"),
     ("inventory-format-changed", {"old": "1", "new": "2"}, "inventory format changed from 1 to 2", "清单格式从 1 改为 2"),
     ("structure-changed", {}, "the structure changed in a way no finer change describes",
      "结构发生了变化，但无法归入更具体的变更"),
