@@ -103,8 +103,8 @@ def _import_commands() -> None:
 
 
 def _pairs(pairs_file: str) -> list[dict]:
-    """`govern diff OLD NEW --format json` of every pair in process, each timed on its own (CPU and wall
-    clock), with its exit status (2: govern refuses a side, which the caller counts apart)."""
+    """`govern diff OLD NEW --format json [OPTIONS]` of every pair in process, each timed on its own (CPU
+    and wall clock), with its exit status (2: govern refuses a side, which the caller counts apart)."""
     import contextlib
     import io
 
@@ -114,8 +114,8 @@ def _pairs(pairs_file: str) -> list[dict]:
     with open(pairs_file, encoding="utf-8") as handle:
         pairs = json.load(handle)
     timed = []
-    for name, old, new in pairs:
-        sys.argv = ["govern", "diff", old, new, "--format", "json"]
+    for name, old, new, *options in pairs:
+        sys.argv = ["govern", "diff", old, new, "--format", "json", *options]
         start_wall, start_cpu = time.perf_counter(), time.process_time()
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             try:

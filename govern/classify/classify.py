@@ -74,13 +74,17 @@ def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph]) -> list[R
 # interpreter's default limit and the main thread's stack.
 _DEEP_STACK_BYTES = 1 << 30  # reserved address space; only the pages a deep walk touches are used
 _DEEP_RECURSION_LIMIT = 1_000_000
+_DEEP_STACK_THREAD = "govern-classify"
 
 
 def with_deep_stack(function: Callable[[], T]) -> T:
-    """Run `function` in a thread with a stack and recursion limit that deep type graphs need."""
+    """Run `function` in a thread with a stack and recursion limit that deep type graphs need (directly when
+    already in such a thread: a caller classifying many pairs starts one thread for all of them)."""
     import sys
     import threading
 
+    if threading.current_thread().name == _DEEP_STACK_THREAD:
+        return function()
     outcome: dict[str, Any] = {}
 
     def run() -> None:
@@ -92,7 +96,7 @@ def with_deep_stack(function: Callable[[], T]) -> T:
     previous_size, previous_limit = threading.stack_size(_DEEP_STACK_BYTES), sys.getrecursionlimit()
     sys.setrecursionlimit(max(previous_limit, _DEEP_RECURSION_LIMIT))
     try:
-        worker = threading.Thread(target=run, name="govern-classify")
+        worker = threading.Thread(target=run, name=_DEEP_STACK_THREAD)
         worker.start()
         worker.join()
     finally:

@@ -6,6 +6,7 @@ Problems found while reading are findings, not exceptions: one malformed record 
 from __future__ import annotations
 
 import hashlib
+import heapq
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -206,18 +207,24 @@ class History:
         waiting = {record_id: {entry.predecessor for entry in record.declaration.entries
                                if entry.predecessor in readable and entry.predecessor != record_id}
                    for record_id, record in readable.items()}
+        # Each record waits for its predecessors; the smallest ready id goes next. Successors are looked up,
+        # not searched for, so a long history orders in O(n log n).
+        successors: dict[str, list[str]] = {}
+        for record_id, before in waiting.items():
+            for predecessor in before:
+                successors.setdefault(predecessor, []).append(record_id)
         order: list[str] = []
         ready = sorted(record_id for record_id, before in waiting.items() if not before)
         while ready:
-            current = ready.pop(0)
+            current = heapq.heappop(ready)
             order.append(current)
-            for record_id, before in waiting.items():
-                if current in before:
-                    before.discard(current)
-                    if not before and record_id not in order:
-                        ready.append(record_id)
-            ready.sort()
-        order += sorted(set(readable) - set(order))
+            for record_id in successors.get(current, ()):
+                before = waiting[record_id]
+                before.discard(current)
+                if not before:
+                    heapq.heappush(ready, record_id)
+        placed = set(order)
+        order += sorted(set(readable) - placed)
         return [readable[record_id] for record_id in order]
 
     def dependants(self, record_id: str) -> list[str]:

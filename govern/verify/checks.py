@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from govern.classify.classify import classify
+from govern.classify.classify import classify, with_deep_stack
 from govern.classify.modes import PERSISTENCE, against_each, apply_modes, source_of
 from govern.classify.rules import VERSION_BUMP
 from govern.config import Config
@@ -43,7 +43,8 @@ def verify_project(config: Config) -> tuple[list[Finding], Inventory, History]:
     findings.extend(chain_findings)
     # A predecessor edited after the fact makes any comparison with it meaningless: its own finding says so.
     edited = {(finding.root, finding.path) for finding in chain_findings if finding.id == "predecessor-edited"}
-    findings.extend(check_decisions(history, snapshots, edited))
+    # One thread with a deep stack for every classification of the history, not one per record.
+    findings.extend(with_deep_stack(lambda: check_decisions(history, snapshots, edited)))
     findings.extend(check_format_versions(history))
     findings.extend(check_baseline(history))
     inventory = build_inventory(load_configured(config))

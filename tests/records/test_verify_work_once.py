@@ -60,3 +60,24 @@ def test_a_changed_root_is_still_located(project):
     changed = [finding for finding in project.findings() if finding["id"] == "unacknowledged-change"]
     assert len(changed) == 1
     assert changed[0]["path"].startswith("schemas/coauthoring-sidecar.schema.json") and changed[0]["line"]
+
+
+def test_verify_classifies_the_whole_history_in_one_thread(project, monkeypatch):
+    """Classification runs in a thread with a deep stack; one for every record of the history, not one each."""
+    import threading
+
+    for name in ("label", "colour"):
+        project.add_sidecar_thread_property(name, {"type": "string"})
+        project.write_prose()
+        assert project.new_record(f"add-{name}").exit_code == 0
+    started: list[str] = []
+    original = threading.Thread.start
+
+    def counted(thread):
+        started.append(thread.name)
+        return original(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", counted)
+    findings, _, history = verify_project(load_config(project.root))
+    assert findings == [] and len(history.records) == 5
+    assert started.count("govern-classify") == 1
