@@ -270,7 +270,7 @@ def real_pairs(cache: Path) -> tuple[list[tuple[str, Path, Path]], list[str]]:
         pairs += [(f"cfn {name}", before[name], after[name]) for name in sorted(before.keys() & after.keys())
                   if before[name].is_file() and after[name].is_file()]
     else:
-        missing.append(f"cfn-lint {' and '.join(CFN_LINT_VERSIONS)} in {cache / 'cfn-lint'}")
+        missing.append(f"cfn-lint {' and '.join(CFN_LINT_VERSIONS)} (looked for in {cache / 'cfn-lint'})")
     unpacked = cache / "kubernetes" / KUBERNETES_VALIDATE_VERSION
     old, new = (unpacked / KUBERNETES_SCHEMAS.format(version=version) for version in KUBERNETES_VERSIONS)
     if old.is_dir() and new.is_dir():
@@ -279,7 +279,7 @@ def real_pairs(cache: Path) -> tuple[list[tuple[str, Path, Path]], list[str]]:
         pairs += [(f"kubernetes {path.stem}", path, new / path.name) for path in sorted(old.glob("*.json"))
                   if path.name not in named and not path.name.startswith("_") and (new / path.name).is_file()]
     else:
-        missing.append(f"kubernetes-validate {KUBERNETES_VALIDATE_VERSION} in {unpacked}")
+        missing.append(f"kubernetes-validate {KUBERNETES_VALIDATE_VERSION} (looked for in {unpacked})")
     return pairs, missing
 
 
@@ -296,7 +296,7 @@ def bench_real_pairs(harness: Harness, cache: Path, quick: bool) -> None:
           f"({' vs '.join(KUBERNETES_VERSIONS)})", flush=True)
     pairs, missing = real_pairs(cache)
     for what in missing:
-        print(f"  skipped: {what} is absent; fetch it as benchmarks/README.md shows", flush=True)
+        print(f"  skipped: {what} not found; fetch it as benchmarks/README.md shows", flush=True)
     if not pairs:
         harness.target(f"no real schema pair above {REAL_PAIR_LIMIT:.0f} s", f"<= {REAL_PAIR_LIMIT:.0f} s cpu",
                        "skipped: no real pairs in the cache folder", None)
