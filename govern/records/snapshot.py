@@ -1,8 +1,12 @@
 """Snapshots: the complete after-schemas of a record's roots, as one JSON Schema 2020-12 document.
 
 Each source is an embedded resource with its own `$id` under `$defs`, holding one `$defs` entry per named
-type the recorded roots reach. The export is exact: reading a snapshot back through the JSON Schema
-adapter reproduces every node, so normalization reproduces the declared digests.
+type the recorded roots reach. The export is exact both ways: reading a snapshot back through the JSON
+Schema adapter reproduces every node, so normalization reproduces the declared digests, and a JSON Schema
+2020-12 validator accepts exactly the documents the source accepts. For that, two forms of the model are
+written the way sources write them: keywords without `type` (the model's alternative `{"not-type": T}`),
+and `unevaluatedProperties`/`unevaluatedItems` beside a composition, where they see what every operand
+evaluates. An open tail (`items: true`) is left out, since it would count as evaluating every item.
 """
 
 from __future__ import annotations
@@ -17,10 +21,12 @@ from govern.model.canonical import indented_json
 from govern.model.fingerprint import DOMAINS
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
-    Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
-    references,
+    OPEN, Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple,
+    Union, references,
 )
-from govern.sources.jsonschema import ATTRIBUTION, DISCRIMINATOR, RESERVED, SOURCE_POLICY, Converter, finish_graph
+from govern.sources.jsonschema import (
+    ATTRIBUTION, DISCRIMINATOR, NOT_TYPE, RESERVED, SOURCE_POLICY, Converter, finish_graph,
+)
 from govern.sources.refs import SchemaSet, escape_token, unescape_token
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -29,6 +35,8 @@ FORMAT_VERSION = "x-govern-format-version"
 INVENTORY_FORMAT = "x-govern-inventory-format"
 FORMAT_VERSIONS = "x-govern-format-versions"
 EVENT_ROOTS = "x-govern-event-roots"
+UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
+COMPOSITION_KEYWORDS = ("allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "$recursiveRef")
 
 
 def export_node(node: Node) -> Any:
@@ -59,11 +67,14 @@ def export_node(node: Node) -> Any:
     if isinstance(node, Map):
         return _with_constraints({"type": "object", "additionalProperties": export_node(node.values)}, node.constraints)
     if isinstance(node, Array):
-        return _with_constraints({"type": "array", "items": export_node(node.items)}, node.constraints)
+        return _with_constraints(_with_tail({"type": "array"}, node.items), node.constraints)
     if isinstance(node, Tuple):
-        return _with_constraints({"type": "array", "prefixItems": [export_node(item) for item in node.items],
-                                  "items": export_node(node.rest)}, node.constraints)
+        positions = [export_node(item) for item in node.items]
+        return _with_constraints(_with_tail({"type": "array", "prefixItems": positions}, node.rest), node.constraints)
     if isinstance(node, Union):
+        typeless = _typeless(node)
+        if typeless is not None:
+            return typeless
         alternatives = []
         for alternative in node.alternatives:
             exported = export_node(alternative.node)
@@ -83,7 +94,7 @@ def export_node(node: Node) -> Any:
             schema[DISCRIMINATOR] = discriminator
         return schema
     if isinstance(node, Intersection):
-        return {"allOf": [export_node(operand) for operand in node.operands]}
+        return _composition(node)
     if isinstance(node, Applicator):
         if node.keyword == "if-then-else":
             return {keyword: export_node(operand) for keyword, operand in zip(("if", "then", "else"), node.operands)}
@@ -91,6 +102,42 @@ def export_node(node: Node) -> Any:
             return {"dependentSchemas": {name: export_node(op) for name, op in zip(node.names, node.operands)}}
         return {node.keyword: export_node(node.operands[0])}
     raise TypeError(node)  # pragma: no cover
+
+
+def _with_tail(schema: dict, items: Node) -> dict:
+    if items != OPEN:
+        schema["items"] = export_node(items)
+    return schema
+
+
+def _typeless(union: Union) -> dict | None:
+    """Keywords written without `type` constrain only values of their type; the adapter reads them as a union
+    of the typed node and `{"not-type": T}` (any value not of type T). Written back without `type` they
+    validate as the source did, and read back to the same union."""
+    if union.exclusive or union.policy is not None or union.discriminator is not None \
+            or len(union.alternatives) != 2 or any(alternative.qualified for alternative in union.alternatives):
+        return None
+    markers = [a.node for a in union.alternatives if isinstance(a.node, Opaque) and len(a.node.constraints) == 1
+               and a.node.constraints[0][0] == NOT_TYPE]
+    if len(markers) != 1:
+        return None
+    exported = export_node(next(a.node for a in union.alternatives if a.node is not markers[0]))
+    if not isinstance(exported, dict) or exported.get("type") != json.loads(markers[0].constraints[0][1]):
+        return None
+    return {key: value for key, value in exported.items() if key != "type"}
+
+
+def _composition(node: Intersection) -> dict:
+    """The operands under `allOf`. An operand holding `unevaluatedProperties` (or `unevaluatedItems`) is the
+    schema's own keywords, which stood beside the composition and saw what every operand evaluates: they go
+    back beside it, where they read back to the same operand and validate as in the source."""
+    operands = [export_node(operand) for operand in node.operands]
+    owners = [position for position, schema in enumerate(operands)
+              if isinstance(schema, dict) and any(keyword in schema for keyword in UNEVALUATED)]
+    if len(owners) != 1 or any(keyword in operands[owners[0]] for keyword in COMPOSITION_KEYWORDS):
+        return {"allOf": operands}
+    own = operands.pop(owners[0])
+    return {**own, "allOf": operands}
 
 
 def _with_constraints(schema: dict, constraints) -> dict:

@@ -66,6 +66,8 @@ _JSON_TYPES = {"string": str, "boolean": bool, "null": type(None), "object": dic
 _NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 
 RESERVED = "x-persistence-reserved"
+# The model's spelling of "any value not of type T": keywords written without `type` are this or the type.
+NOT_TYPE = "not-type"
 SOURCE_POLICY = "x-persistence-source"
 ATTRIBUTION = "x-persistence-attribution"
 VERSION_MARKER = "x-persistence-version"
@@ -266,6 +268,8 @@ class Converter:
             if self.source_policy is not None and union.policy is None:
                 _refuse_unbound_attribution(union, keyword, context)
             parts.append(_normalized_union(union))
+        # Composed schemas that assert nothing (`allOf [{}]`) evaluate no property either.
+        context.composes = any(part != OPEN for part in parts)
         parts.extend(self._applicators(rest, context))
 
         value_part = self._values(rest, context)
@@ -426,7 +430,7 @@ class Converter:
             node = self._single_type(inferred, rest, context)
             if node in (Object((), OPEN), Array(OPEN), Primitive(inferred)):
                 return None  # `{"properties": {}}` constrains nothing: the same as `{}`
-            return Union((Alternative(node), Alternative(Opaque(make_constraints({"not-type": inferred})))))
+            return Union((Alternative(node), Alternative(Opaque(make_constraints({NOT_TYPE: inferred})))))
         types = [declared] if isinstance(declared, str) else declared
         if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):
             raise context.fail("type must be a type name or a non-empty array of type names")

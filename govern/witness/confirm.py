@@ -1,19 +1,11 @@
 """Verdicts of a real validator: a root of one side, as the exact JSON Schema 2020-12 govern read it.
 
 Each side is validated through its snapshot export (`govern.records.snapshot.export_node`), which reads
-back to the very nodes govern classified: references resolve to the named types govern resolved them to,
-whatever the source's dialect, `$id`s or file layout were; keywords govern kept verbatim are checked by the
-validator as written. A root absent from a side is the schema `false`: no document of it is read there.
-`format` stays an annotation, as 2020-12 specifies, so a witness never rests on format assertion.
-
-The export is made for digests; two of its forms need their validation meaning back:
-
-- `unevaluatedProperties` (and `unevaluatedItems`) written beside `allOf` sees the properties every
-  operand evaluates, and the model keeps it on the object operand that owned the `allOf`. Exported as
-  is, it would sit inside that operand and see only its own properties, so it is lifted to the level of
-  the composition again;
-- keywords written without `type` constrain only values of their type, which the model writes as an
-  alternative `{"not-type": T}` (any value not of type T); the validator is given `{"not": {"type": T}}`.
+back to the very nodes govern classified and validates exactly as the source does: references resolve to
+the named types govern resolved them to, whatever the source's dialect, `$id`s or file layout were;
+keywords govern kept verbatim are checked by the validator as written. A root absent from a side is the
+schema `false`: no document of it is read there. `format` stays an annotation, as 2020-12 specifies, so a
+witness never rests on format assertion.
 """
 
 from __future__ import annotations
@@ -41,28 +33,7 @@ def root_schema(graph: TypeGraph | None, type_key: str | None) -> Any:
 
     keys = reachable_types(graph, [type_key])
     return {"$schema": DIALECT, "$ref": f"#/$defs/{escape_token(type_key)}",
-            "$defs": {key: validation_form(export_node(graph.types[key].node)) for key in keys}}
-
-
-_UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
-
-
-def validation_form(schema: Any) -> Any:
-    """A copy of an exported schema that a JSON Schema validator reads with the model's meaning."""
-    if isinstance(schema, list):
-        return [validation_form(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    lifted = {key: validation_form(value) for key, value in schema.items()}
-    if "not-type" in lifted:
-        lifted["not"] = {"type": lifted.pop("not-type")}
-    operands = lifted.get("allOf")
-    if isinstance(operands, list):
-        for keyword in _UNEVALUATED:
-            owners = [operand for operand in operands if isinstance(operand, dict) and keyword in operand]
-            if len(owners) == 1 and keyword not in lifted:
-                lifted[keyword] = owners[0].pop(keyword)
-    return lifted
+            "$defs": {key: export_node(graph.types[key].node) for key in keys}}
 
 
 class Validator:

@@ -64,3 +64,18 @@ def counterexamples(data, old: dict, new: dict) -> set[str]:
             if not _validator(target).is_valid(instance):
                 found.add(direction)
     return found
+
+
+def disagreements(data, one: Any, other: Any) -> list:
+    """Instances drawn from either schema (valid under it) that the other judges differently. The sampler
+    reads draft-07, so an instance it draws may break a 2020-12 keyword; such draws are discarded."""
+    from hypothesis import assume
+
+    found = []
+    for source, target in ((one, other), (other, one)):
+        for _ in range(DRAWS):
+            instance = data.draw(_strategy(json.dumps(source, sort_keys=True)))
+            assume(is_valid(source, instance))
+            if not is_valid(target, instance):
+                found.append(instance)
+    return found
