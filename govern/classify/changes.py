@@ -618,7 +618,7 @@ class Walker:
                     added = Difference(where, "alternative-added", None, after[0].node,
                                        _args(alternative=name, qualified=all(a.qualified for a in after),
                                              policy=new.policy, old_policy=old.policy,
-                                             event=self._added_event_root(after)), (NEW_DATA,))
+                                             event_type=self._added_event_root(after)), (NEW_DATA,))
                     yield from self._exclusivity(new, after, iter((added,)))
                 elif not after:
                     yield self._removed(old, before, Difference(where, "alternative-removed", before[0].node, None,
@@ -704,7 +704,7 @@ class Walker:
             yield from self._exclusivity(new_union, [after[j]], iter((
                 Difference(self._at(path, after, j), "alternative-added", None, after[j].node,
                            _args(qualified=after[j].qualified, alternative=group or self.new.alternative_name(after[j]),
-                                 event=self._added_event_root([after[j]])), (NEW_DATA,)),)))
+                                 event_type=self._added_event_root([after[j]])), (NEW_DATA,)),)))
 
     @staticmethod
     def _at(path: str, alternatives: list[Alternative], position: int) -> str:
@@ -746,7 +746,7 @@ class Walker:
                 added = kind == "alternative-added"
                 yield Difference(path, kind, None if added else alternative.node, alternative.node if added else None,
                                  _args(alternative=union_side.alternative_name(alternative),
-                                       event=self._added_event_root([alternative]) if added else None), breaks)
+                                       event_type=self._added_event_root([alternative]) if added else None), breaks)
 
     def _compare_opaque(self, old: Opaque, new: Opaque, path: str) -> Iterator[Difference]:
         yield from self._constraints(old.constraints, new.constraints, path)

@@ -65,11 +65,12 @@ def _in_context(kind: str, args: Arguments, said: Sentence) -> Sentence:
     effective = args.get("inner", kind) if kind == "exclusive-alternative-widened" else kind
     alt_en, alt_zh = _both("alternative")
     event_en, event_zh = f"event {term('root', 'en')}", f"{value_term('event', 'zh')}{term('root', 'zh')}"
+    event_type = args.get("event_type")
+    if effective == "alternative-added" and event_type is not None:  # an event type added: it is that event root
+        said = Sentence(f"{said.en} ({event_en} {code(event_type)})", f"{said.zh}（{event_zh} {code(event_type)}）")
     if effective in _NAMING_ALTERNATIVE or alternative is None:
         if event is None:
             return said
-        if effective == "alternative-added":  # an event type added to a union of events: it is that event root
-            return Sentence(f"{said.en} ({event_en} {code(event)})", f"{said.zh}（{event_zh} {code(event)}）")
         return Sentence(f"in {event_en} {code(event)}: {said.en}", f"在{event_zh} {code(event)} 中：{said.zh}")
     where_en = f"{alt_en} {code(alternative)}" + (f" ({event_en} {code(event)})" if event is not None else "")
     where_zh = f"{alt_zh} {code(alternative)}" + (f"（{event_zh} {code(event)}）" if event is not None else "")

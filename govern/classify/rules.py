@@ -82,7 +82,8 @@ def _mode_changed(difference: Difference, context: RuleContext) -> bool:
       "向事件联合类型（例如信封中的事件联合）新增了普通事件类型（一个事件根类型）：已存储的数据中没有它。"
       "尚未升级的读取方会拒绝它（新数据、旧读取方），因此读取方应在写入方写出它之前升级。")
 def _event_type_added(difference: Difference, context: RuleContext) -> bool:
-    return (difference.kind == "alternative-added" and difference.arg("event") is not None
+    # `event_type`: the added alternative is itself an event root (not a change inside one, which says `event`).
+    return (difference.kind == "alternative-added" and difference.arg("event_type") is not None
             and difference.arg("policy") is None and difference.arg("qualified") != "true")
 
 

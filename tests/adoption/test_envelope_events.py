@@ -88,7 +88,7 @@ def test_adding_an_event_type_to_the_envelope_is_same_version(ledger: App) -> No
                 for change in roots[envelope]["changes"]] == [
             ("/properties/event/oneOf/transferred", "alternative-added", "event-type-added",
              ["new-data-old-readers"],
-             {"alternative": "transferred", "event": "ledger:MoneyTransferred", "qualified": "false"})]
+             {"alternative": "transferred", "event_type": "ledger:MoneyTransferred", "qualified": "false"})]
     assert roots["ledger:MoneyTransferred"]["decision"] == "new"
     assert roots["ledger:MoneyTransferred"]["minimum"] == "same-version"
     text = ledger.run("diff").stdout
@@ -176,3 +176,24 @@ def test_renaming_an_event_class_changes_no_digest(ledger: App) -> None:
     configured = (*ENVELOPES, "ledger:MoneyDeposited", "ledger:MoneyDeposited~serialization", "ledger:MoneyWithdrawn",
                   "ledger:MoneyWithdrawn~serialization")
     assert {root: roots[root]["decision"] for root in configured} == {root: "unchanged" for root in configured}
+
+
+def test_a_union_widened_inside_an_event_is_not_an_added_event_type(ledger: App) -> None:
+    """Only an event root added to the envelope's union is an added event type; an alternative added inside
+    an event root is judged by that event root's rules, and the envelope says the same."""
+    events = ledger.path("shop/events.py").read_text(encoding="utf-8")
+    ledger.write("shop/events.py", events.replace(
+        '    type: Literal["withdrawn"] = "withdrawn"\n    amount: int\n',
+        '    type: Literal["withdrawn"] = "withdrawn"\n    amount: Union[int, str]\n'))
+    roots = diff(ledger)
+    assert roots["ledger:MoneyWithdrawn"]["decision"] == "version-bump"
+    event_rules = {change["rule"] for change in roots["ledger:MoneyWithdrawn"]["changes"]}
+    assert "event-type-added" not in event_rules
+    for envelope in ENVELOPES:
+        assert roots[envelope]["decision"] == "version-bump", roots[envelope]
+        assert {change["rule"] for change in roots[envelope]["changes"]} == event_rules
+        for change in roots[envelope]["changes"]:
+            assert change["args"]["event"] == "ledger:MoneyWithdrawn"
+            assert "event_type" not in change["args"]
+        texts = [change["text"]["en"] for change in roots[envelope]["changes"]]
+        assert "in event root `ledger:MoneyWithdrawn`: alternative `string` added" in texts, texts

@@ -154,7 +154,7 @@ SENTENCE_TABLE = [
     ("alternative-added", {"alternative": "MoneyWithdrawn", "qualified": "false"}, "alternative `MoneyWithdrawn` added",
      "新增分支 `MoneyWithdrawn`"),
     ("alternative-removed", {"alternative": "card"}, "alternative `card` removed", "删除分支 `card`"),
-    ("alternative-added", {"alternative": "MoneyWithdrawn", "event": "ledger:MoneyWithdrawn", "qualified": "false"},
+    ("alternative-added", {"alternative": "MoneyWithdrawn", "event_type": "ledger:MoneyWithdrawn", "qualified": "false"},
      "alternative `MoneyWithdrawn` added (event root `ledger:MoneyWithdrawn`)",
      "新增分支 `MoneyWithdrawn`（事件根类型 `ledger:MoneyWithdrawn`）"),
     # a change inside an alternative names it, and the event root it is in
