@@ -29,9 +29,16 @@ def canonical_json(value: Any) -> str:
         return "null"
     if _is_simple(value):
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    import rfc8785
+    if kind is float:
+        import rfc8785
 
-    return rfc8785.dumps(value).decode("utf-8")
+        return rfc8785.dumps(value).decode("utf-8")
+    if isinstance(value, list):
+        return "[" + ",".join(canonical_json(item) for item in value) + "]"
+    # An object: keys in UTF-16 code-unit order (RFC 8785). Integers are written exactly everywhere, as the
+    # simple path writes them, also beyond 2**53, where a double would round them.
+    keys = sorted(value, key=lambda key: key.encode("utf-16-be"))
+    return "{" + ",".join(_encode_string(key) + ":" + canonical_json(value[key]) for key in keys) + "}"
 
 
 def simple_canonical_json(value: Any) -> str:

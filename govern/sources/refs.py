@@ -45,7 +45,7 @@ def dialect_of(uri: str, origin: str) -> str:
         return DIALECTS[stripped]
     if _OPENAPI_31_DATED_DIALECT.match(stripped):
         return "2020-12"
-    known = ", ".join(sorted(DIALECTS.values()))
+    known = ", ".join(sorted(set(DIALECTS.values())))
     raise InputError(Problem(origin, f"declares an unknown JSON Schema dialect {uri!r}",
                              hint=f"use one of {known} in $schema, or read it as one of them: "
                                   f'dialect = "draft-07" in its [[tool.govern.sources]] entry, or --dialect '
