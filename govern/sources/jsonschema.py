@@ -9,7 +9,7 @@ the model; every other keyword is either interpreted or kept verbatim as a const
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -690,12 +690,41 @@ def _without_excluded_keywords(rest: dict, declared: Any) -> dict:
     return {key: value for key, value in rest.items() if not any(key in keywords for keywords in excluded)}
 
 
+def _shape(value: Any) -> Any:
+    """A node's structure as a comparable value that ignores the order of union alternatives and intersection
+    operands (the digest ignores it too), so that a repeated operand is recognized in whatever order its
+    nested unions were written."""
+    if isinstance(value, tuple):
+        return tuple(_shape(item) for item in value)
+    if not is_dataclass(value):
+        return value
+    parts = []
+    for each in fields(value):
+        if not each.compare:
+            continue
+        shaped = _shape(getattr(value, each.name))
+        if (isinstance(value, Union) and each.name == "alternatives") or \
+                (isinstance(value, Intersection) and each.name == "operands"):
+            shaped = tuple(sorted(shaped, key=repr))
+        parts.append(shaped)
+    return (type(value).__name__, tuple(parts))
+
+
+def _distinct(items) -> list:
+    """The items without repeats (by `_shape`), in their first order."""
+    seen: set = set()
+    distinct = []
+    for item in items:
+        key = _shape(item)
+        if key not in seen:
+            seen.add(key)
+            distinct.append(item)
+    return distinct
+
+
 def _all_of(nodes: list[Node]) -> Node:
     """The conjunction of nodes, each asserted once (`allOf [A, A]` is A); `true` asserts nothing."""
-    distinct: list[Node] = []
-    for node in nodes:
-        if node != OPEN and node not in distinct:
-            distinct.append(node)
+    distinct = _distinct(node for node in nodes if node != OPEN)
     if not distinct:
         return OPEN
     return distinct[0] if len(distinct) == 1 else Intersection(tuple(distinct))
@@ -712,11 +741,7 @@ def _normalized_union(union: Union) -> Node:
         if typed is not None:
             return typed
     if not union.exclusive:
-        distinct: list[Alternative] = []
-        for alternative in union.alternatives:
-            if alternative not in distinct:
-                distinct.append(alternative)
-        union = replace(union, alternatives=tuple(distinct))
+        union = replace(union, alternatives=tuple(_distinct(union.alternatives)))
     if len(union.alternatives) == 1 and plain:
         return union.alternatives[0].node
     return union

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import random
 
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import (
@@ -34,6 +34,11 @@ def test_renaming_definitions_keeps_every_digest(document, data):
 
 @settings(PROFILE)
 @given(document=schema_documents(), seed=st.integers(0, 2**32 - 1))
+# Alternatives that are equal only up to the order of a nested union: asserted once in either order.
+@example(document={"$schema": "https://json-schema.org/draft/2020-12/schema", "anyOf": [
+    {"type": "array", "prefixItems": [{"type": "string"}, {"anyOf": [{"type": "string"}, {"const": ""}]}]},
+    {"type": "array", "prefixItems": [{"anyOf": [{"type": "string"}, {"type": "string"}]},
+                                      {"anyOf": [{"type": "string"}, {"const": ""}]}]}]}, seed=0)
 def test_reordering_keeps_every_digest(document, seed):
     assert root_digests(reorder(document, random.Random(seed))) == root_digests(document)
 
