@@ -191,11 +191,18 @@ def _root_removed(args: Arguments) -> Sentence:
                     f"删除{term('root', 'zh')} {_name(args, 'root')}")
 
 
+def _changed(subject_en: str, subject_zh: str, old_en, new_en, old_zh=None, new_zh=None) -> Sentence:
+    """"<subject> changed from <old> to <new>" in both languages (the Chinese sides default to the English)."""
+    old_zh = old_en if old_zh is None else old_zh
+    new_zh = new_en if new_zh is None else new_zh
+    return Sentence(f"{subject_en} changed from {old_en} to {new_en}", f"{subject_zh}从 {old_zh} 改为 {new_zh}")
+
+
 @sentence("format-version-changed")
 def _format_version_changed(args: Arguments) -> Sentence:
     en, zh = _both("format-version")
-    return Sentence(f"{en} changed from {_plain(args.get('old'), 'en')} to {_plain(args.get('new'), 'en')}",
-                    f"{zh}从 {_plain(args.get('old'), 'zh')} 改为 {_plain(args.get('new'), 'zh')}")
+    return _changed(en, zh, _plain(args.get("old"), "en"), _plain(args.get("new"), "en"),
+                    _plain(args.get("old"), "zh"), _plain(args.get("new"), "zh"))
 
 
 @sentence("role-changed")
@@ -208,14 +215,12 @@ def _role_changed(args: Arguments) -> Sentence:
 @sentence("inventory-format-changed")
 def _inventory_format_changed(args: Arguments) -> Sentence:
     en, zh = _both("inventory")
-    return Sentence(f"{en} format changed from {args.get('old')} to {args.get('new')}",
-                    f"{zh}格式从 {args.get('old')} 改为 {args.get('new')}")
+    return _changed(f"{en} format", f"{zh}格式", args.get("old"), args.get("new"))
 
 
 @sentence("mode-changed")
 def _mode_changed(args: Arguments) -> Sentence:
-    return Sentence(f"compatibility mode changed from {args.get('old')} to {args.get('new')}",
-                    f"兼容模式从 {args.get('old')} 改为 {args.get('new')}")
+    return _changed("compatibility mode", "兼容模式", args.get("old"), args.get("new"))
 
 
 @sentence("structure-changed")
@@ -230,7 +235,7 @@ def _structure_changed(args: Arguments) -> Sentence:
 @sentence("type-changed")
 def _type_changed(args: Arguments) -> Sentence:
     (old_en, old_zh), (new_en, new_zh) = _node_kind(args, "old"), _node_kind(args, "new")
-    return Sentence(f"type changed from {old_en} to {new_en}", f"类型从 {old_zh} 改为 {new_zh}")
+    return _changed("type", "类型", old_en, new_en, old_zh, new_zh)
 
 
 @sentence("type-widened-to-any")
@@ -242,7 +247,7 @@ def _type_widened_to_any(args: Arguments) -> Sentence:
 @sentence("literal-changed")
 def _literal_changed(args: Arguments) -> Sentence:
     old, new = _value(args.get("old")), _value(args.get("new"))
-    return Sentence(f"const changed from {old} to {new}", f"常量值从 {old} 改为 {new}")
+    return _changed("const", "常量值", old, new)
 
 
 @sentence("enum-value-added")
@@ -404,8 +409,7 @@ def _qualification_changed(args: Arguments) -> Sentence:
 
 @sentence("union-mode-changed")
 def _union_mode_changed(args: Arguments) -> Sentence:
-    return Sentence(f"union changed from {args.get('old')} to {args.get('new')}",
-                    f"联合类型从 {args.get('old')} 改为 {args.get('new')}")
+    return _changed("union", "联合类型", args.get("old"), args.get("new"))
 
 
 def _discriminator(text: str | None) -> tuple[str | None, bool]:
@@ -426,8 +430,8 @@ def _discriminator_changed(args: Arguments) -> Sentence:
     if "alternative" in args:  # the values a discriminator mapping binds to one alternative
         name, (en, zh) = _alternative_name(args), _both("alternative")
         (_, old_en, old_zh), (_, new_en, new_zh) = _values(args.get("old", "")), _values(args.get("new", ""))
-        return Sentence(f"discriminator values of {en} {name} changed from {old_en or 'none'} to {new_en or 'none'}",
-                        f"{zh} {name} 的鉴别值从 {old_zh or '无'} 改为 {new_zh or '无'}")
+        return _changed(f"discriminator values of {en} {name}", f"{zh} {name} 的鉴别值",
+                        old_en or "none", new_en or "none", old_zh or "无", new_zh or "无")
     (old, old_mapping), (new, new_mapping) = _discriminator(args.get("old")), _discriminator(args.get("new"))
     if old is not None and old == new:
         return Sentence(f"mapping of discriminator {code(old)} changed", f"鉴别器 {code(old)} 的映射发生了变化")
@@ -446,8 +450,7 @@ def _discriminator_changed(args: Arguments) -> Sentence:
 @sentence("policy-changed")
 def _policy_changed(args: Arguments) -> Sentence:
     old, new = args.get("old"), args.get("new")
-    return Sentence(f"preservation policy changed from {old or 'none'} to {new or 'none'}",
-                    f"保留策略从 {old or '无'} 改为 {new or '无'}")
+    return _changed("preservation policy", "保留策略", old or "none", new or "none", old or "无", new or "无")
 
 
 # --- constraints ------------------------------------------------------------------------------------
@@ -476,5 +479,4 @@ def _constraint_changed(args: Arguments) -> Sentence:
     detail = args.get("detail")
     if detail is not None:  # a structured value: what inside it changed says more than both whole values
         return Sentence(f"{keyword} changed: {detail}", f"{keyword} 发生了变化：{detail}")
-    return Sentence(f"{keyword} changed from {_value(old)} to {_value(new)}",
-                    f"{keyword} 从 {_value(old)} 改为 {_value(new)}")
+    return _changed(keyword, f"{keyword} ", _value(old), _value(new))
