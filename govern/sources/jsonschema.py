@@ -696,29 +696,60 @@ def _shape(value: Any) -> Any:
     nested unions were written."""
     if isinstance(value, tuple):
         return tuple(_shape(item) for item in value)
-    if not is_dataclass(value):
+    kind = value.__class__
+    names = _compared_fields(kind)
+    if names is None:
         return value
     parts = []
-    for each in fields(value):
-        if not each.compare:
-            continue
-        shaped = _shape(getattr(value, each.name))
-        if (isinstance(value, Union) and each.name == "alternatives") or \
-                (isinstance(value, Intersection) and each.name == "operands"):
+    for name in names:
+        shaped = _shape(getattr(value, name))
+        if (kind is Union and name == "alternatives") or (kind is Intersection and name == "operands"):
             shaped = tuple(sorted(shaped, key=repr))
         parts.append(shaped)
-    return (type(value).__name__, tuple(parts))
+    return (kind.__name__, tuple(parts))
+
+
+_COMPARED_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _compared_fields(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass that take part in equality, in order (None for other classes)."""
+    try:
+        return _COMPARED_FIELDS[kind]
+    except KeyError:
+        names = tuple(each.name for each in fields(kind) if each.compare) if is_dataclass(kind) else None
+        return _COMPARED_FIELDS.setdefault(kind, names)
+
+
+def _coarse_kind(item: Any) -> tuple:
+    """A cheap part of an item's `_shape`: items that differ in it cannot be repeats of each other."""
+    if item.__class__ is Alternative:
+        return Alternative, item.node.__class__, item.qualified, item.tags
+    return (item.__class__,)
 
 
 def _distinct(items) -> list:
-    """The items without repeats (by `_shape`), in their first order."""
+    """The items without repeats (by `_shape`), in their first order.
+
+    Only items of one coarse kind can repeat each other, so the structure (a walk over the whole subtree)
+    is compared only among those: most compositions join nodes of different kinds, and every node's own
+    parts pass through here, so shaping them all would walk each subtree once per level above it."""
+    items = list(items)
+    if len(items) < 2:
+        return items
+    kinds = [_coarse_kind(item) for item in items]
+    if len(set(kinds)) == len(kinds):
+        return items
+    repeated_kinds = {kind for kind in kinds if kinds.count(kind) > 1}
     seen: set = set()
     distinct = []
-    for item in items:
-        key = _shape(item)
-        if key not in seen:
+    for item, kind in zip(items, kinds):
+        if kind in repeated_kinds:
+            key = _shape(item)
+            if key in seen:
+                continue
             seen.add(key)
-            distinct.append(item)
+        distinct.append(item)
     return distinct
 
 

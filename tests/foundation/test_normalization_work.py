@@ -1,0 +1,72 @@
+"""Normalization does work in proportion to the schema: a node is visited a bounded number of times, however
+deep it stands, so extracting a large source stays linear."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+import govern.sources.jsonschema as jsonschema
+from govern.sources.load import load_spec
+
+
+def _nested_objects(depth: int) -> dict:
+    """An object whose one property is an object, `depth` levels down, each beside a few leaves."""
+    schema: dict = {"type": "string"}
+    for level in range(depth):
+        schema = {"type": "object", "properties": {"inner": schema, "name": {"type": "string"},
+                                                   "count": {"type": "integer", "minimum": level}},
+                  "required": ["inner"]}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+
+
+def _load(tmp_path, document: dict):
+    path = tmp_path / "spec.schema.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return load_spec(str(path), tmp_path)
+
+
+def _counting_shapes(monkeypatch) -> Counter:
+    calls: Counter = Counter()
+    original = jsonschema._shape
+
+    def counting(value):
+        calls["shape"] += 1
+        return original(value)
+
+    monkeypatch.setattr(jsonschema, "_shape", counting)
+    return calls
+
+
+def test_nested_objects_without_repeatable_operands_compute_no_shapes(tmp_path, monkeypatch):
+    # Each level's own node is one operand: nothing can repeat, so no structural comparison is needed (it
+    # used to walk the whole subtree below every level: quadratic in the depth).
+    calls = _counting_shapes(monkeypatch)
+    graph = _load(tmp_path, _nested_objects(40))
+    assert graph.roots
+    assert calls["shape"] == 0
+
+
+def test_operands_of_different_kinds_compute_no_shapes(tmp_path, monkeypatch):
+    calls = _counting_shapes(monkeypatch)
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"A": _nested_objects(30)},
+                "allOf": [{"$ref": "#/$defs/A"}, _nested_objects(30)],
+                "properties": {"maybe": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}}}
+    assert _load(tmp_path, document).roots
+    assert calls["shape"] == 0
+
+
+@pytest.mark.parametrize("depth", [10, 40])
+def test_repeatable_operands_are_compared_in_time_linear_in_their_size(tmp_path, monkeypatch, depth):
+    # Two objects in one allOf may be the same assertion: their structure is compared, once each.
+    calls = _counting_shapes(monkeypatch)
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "allOf": [_nested_objects(depth), _nested_objects(depth)]}
+    graph = _load(tmp_path, document)
+    (named,) = [graph.types[root.type_key] for root in graph.roots.values()]
+    assert named.node.kind == "object"  # the repeated operand is asserted once
+    # Per level and operand a fixed number of values: the object, its three properties, their names, nodes
+    # and constraints (27 here); walking every subtree once per level above it took thousands.
+    assert calls["shape"] <= 2 * 30 * (depth + 1)
