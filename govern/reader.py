@@ -12,17 +12,20 @@ conforming JSON implementation, so nothing is lost and nothing is silently resol
 - YAML: alias expansion may add at most MAX_ALIAS_NODES nodes, recursive aliases are refused, and only
   JSON-compatible values are produced (timestamps stay the text written; keys become strings).
 
-Every refusal is an InputError naming the file, line and column. JSON goes through the C parser first;
-only when that path meets something to refuse does the positional parser below run, to say where.
+Every refusal is an InputError naming the file, line and column. JSON goes through the C parser first,
+and what it cannot see (duplicate keys, depth, integers beyond 64 bits) is proved absent at C speed from
+a compact re-serialization (orjson); only what that proof leaves open is parsed again with a Python hook per
+object, and only when that path meets something to refuse does the positional parser below run, to say where.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 import sys
-from typing import Any
+from typing import Any, Callable
 
 from govern.errors import InputError, Problem
 
@@ -126,17 +129,85 @@ def _nests_too_deeply(value: Any) -> bool:
     return False
 
 
+# orjson refuses to serialize more than this many nested containers (checked once per process, see
+# _compact_serializer): a document wrapped in this many minus MAX_DEPTH lists serializes iff it nests no
+# deeper than MAX_DEPTH.
+_ORJSON_NESTING = 254
+
+
+def _nested_lists(levels: int) -> list:
+    value: list = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+@functools.cache
+def _compact_serializer() -> Callable[[Any], bytes] | None:
+    """orjson.dumps, when it is installed and refuses exactly what nests deeper than _ORJSON_NESTING."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - a declared dependency; the hooked parse below stays exact
+        return None
+
+    def serializes(value: Any) -> bool:
+        try:
+            orjson.dumps(value)
+        except orjson.JSONEncodeError:
+            return False
+        return True
+    deepest = _nested_lists(_ORJSON_NESTING)
+    if serializes(deepest) and not serializes([deepest]) and serializes({"a": deepest[0]}) \
+            and not serializes({"a": deepest}):
+        return orjson.dumps
+    return None  # pragma: no cover - another orjson with another limit: the hooked parse below stays exact
+
+
+def _proved_strict(text: str, value: Any) -> bool:
+    """Whether `value`, parsed from `text` by the C parser without per-object hooks, is proved to come from a
+    text with no duplicate key, no integer beyond 64 bits and no nesting deeper than MAX_DEPTH.
+
+    Duplicate keys: the colons of a JSON text are its key separators plus the literal colons inside its
+    strings; a compact serialization of the parsed value has one separator per key kept and every colon of
+    its strings literally. A duplicate drops a key (and whatever colons its value held), so the text has
+    more colons than the serialization, unless some colons of the text's strings were escapes (\\u003a),
+    each of which spells `u003a` or `u003A`. So the text has no duplicate key when its colons plus those
+    spellings are no more than the serialization's colons (equal in every ordinary document).
+    Depth and integers: orjson refuses integers beyond 64 bits and the wrapped value beyond its limit."""
+    dumps = _compact_serializer()
+    if dumps is None:
+        return False  # pragma: no cover - see _compact_serializer
+    wrapped = value
+    for _ in range(_ORJSON_NESTING - MAX_DEPTH):
+        wrapped = [wrapped]
+    try:
+        compact = dumps(wrapped)
+    except TypeError:  # orjson.JSONEncodeError: too deep, or an integer beyond 64 bits
+        return False
+    escaped_colons = text.count("u003a") + text.count("u003A")
+    return text.count(":") + escaped_colons <= compact.count(b":")
+
+
 def parse_json(text: str, origin: str) -> Any:
     """Parse one JSON document strictly; any refusal is an InputError naming origin, line and column."""
     if not _SURROGATE_ESCAPE.search(text):
         try:
-            value = json.loads(text, object_pairs_hook=_fast_pairs, parse_int=_fast_integer,
-                               parse_float=_fast_float, parse_constant=_fast_constant)
+            # Numbers with a fraction or an exponent are few and each needs its range checked: a hook. NaN
+            # and Infinity are refused by theirs.
+            value = json.loads(text, parse_float=_fast_float, parse_constant=_fast_constant)
         except (ValueError, RecursionError, _FastPathRefused):
             pass  # the positional parser below names the place
         else:
-            if text.count("[") + text.count("{") <= MAX_DEPTH or not _nests_too_deeply(value):
+            if _proved_strict(text, value):
                 return value
+            try:
+                value = json.loads(text, object_pairs_hook=_fast_pairs, parse_int=_fast_integer,
+                                   parse_float=_fast_float, parse_constant=_fast_constant)
+            except (ValueError, RecursionError, _FastPathRefused):
+                pass
+            else:
+                if text.count("[") + text.count("{") <= MAX_DEPTH or not _nests_too_deeply(value):
+                    return value
     try:
         return _parse_located(text)
     except _Fault as fault:
