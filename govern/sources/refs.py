@@ -141,8 +141,10 @@ class SchemaSet:
         # carries its path as a chain (parent chain, token); the JSON pointer text is built only for the few
         # places that hold an identifier or an anchor, not for every value of a large document.
         id_keyword = "id" if document.dialect == "draft-04" else "$id"
-        stack: list[tuple[Any, tuple | None, str]] = [(document.content, None, document.uri)]
         self.resources[document.uri] = (document, "")
+        if not _may_hold_keys(document.content, (id_keyword, "$anchor", "$dynamicAnchor")):
+            return  # most documents declare no identifier or anchor: nothing to walk for
+        stack: list[tuple[Any, tuple | None, str]] = [(document.content, None, document.uri)]
         while stack:
             value, path, base = stack.pop()
             if isinstance(value, dict):
@@ -304,6 +306,19 @@ def urljoin(base: str, reference: str) -> str:
     if urlsplit(reference).scheme:
         return reference
     return _urljoin(base, reference)
+
+
+def _may_hold_keys(value: Any, keys: tuple[str, ...]) -> bool:
+    """False when no object inside `value` has one of `keys` (plain ASCII names), proved at C speed: a compact
+    serialization writes every key of every object as `"key":`. True when it may, or when that cannot be
+    told (an integer beyond 64 bits, which orjson does not write)."""
+    try:
+        import orjson
+
+        compact = orjson.dumps(value)
+    except (ImportError, TypeError):  # orjson.JSONEncodeError is a TypeError
+        return True
+    return any(f'"{key}":'.encode() in compact for key in keys)
 
 
 def _pointer_of(path: tuple | None) -> str:

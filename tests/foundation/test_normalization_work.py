@@ -70,3 +70,48 @@ def test_repeatable_operands_are_compared_in_time_linear_in_their_size(tmp_path,
     # Per level and operand a fixed number of values: the object, its three properties, their names, nodes
     # and constraints (27 here); walking every subtree once per level above it took thousands.
     assert calls["shape"] <= 2 * 30 * (depth + 1)
+
+
+class _CountingDict(dict):
+    """A JSON object that counts the walks over its members from Python."""
+
+    walks = 0
+
+    def items(self):
+        _CountingDict.walks += 1
+        return super().items()
+
+
+def _counting(value):
+    if isinstance(value, dict):
+        return _CountingDict({key: _counting(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return [_counting(item) for item in value]
+    return value
+
+
+@pytest.mark.parametrize("dialect, declared, walked", [
+    ("2020-12", {}, False),
+    ("2020-12", {"$anchor": "inner"}, True),
+    ("2020-12", {"$dynamicAnchor": "inner"}, True),
+    ("2020-12", {"$id": "inner.json"}, True),
+    ("draft-04", {"id": "inner.json"}, True),
+    ("draft-04", {"$id": "inner.json"}, False),  # draft-04 spells it `id`: `$id` is an unknown keyword there
+])
+def test_a_document_is_walked_for_identifiers_only_when_it_holds_one(dialect, declared, walked):
+    from govern.sources.refs import SchemaSet
+
+    # An identifier inside data (an enum value) is not indexed, and lets the document be walked at most.
+    data = [{"$id": "data.json"}] if walked else ["data"]
+    content = _counting({"type": "object", "properties": {"a": {"type": "object", "properties": {
+        "b": {"type": "string", "enum": data}, "c": {**declared, "type": "integer"}}}}})
+    _CountingDict.walks = 0
+    schemas = SchemaSet()
+    document = schemas.add_document(content, "doc.json", None, "https://example.com/doc.json", dialect=dialect)
+    assert (_CountingDict.walks > 0) == walked
+    target = "inner" if "$anchor" in declared or "$dynamicAnchor" in declared else None
+    if target:
+        assert schemas.anchors[("https://example.com/doc.json", target)] == (document, "/properties/a/properties/c")
+    elif walked:
+        assert schemas.resources["https://example.com/inner.json"] == (document, "/properties/a/properties/c")
+    assert "https://example.com/data.json" not in schemas.resources  # a value inside enum is data
