@@ -606,7 +606,7 @@ class Walker:
                 yield replace(difference, breaks=(OLD_DATA, NEW_DATA))
 
     def _alternatives(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
-        keyword = "oneOf" if new.exclusive else "anyOf"
+        keyword = new.keyword or ("oneOf" if new.exclusive else "anyOf")  # as the source wrote it
         groups_old = self._groups(self.old, old)
         groups_new = self._groups(self.new, new)
         if groups_old is not None and groups_new is not None:

@@ -117,6 +117,10 @@ class Union:
     # Canonical JSON {"propertyName", "values"}: the discriminating property, and mapping values whose target
     # is no alternative of the union (values bound to an alternative are its `tags`).
     discriminator: str | None = None
+    # Where the alternatives were written, for reports only (no structure: equality and digests ignore it):
+    # "oneOf" or "anyOf", "" for the schema's own keywords (a list of types, keywords without a type), None
+    # when not known. A oneOf of disjoint alternatives is not exclusive, yet it was written as a oneOf.
+    keyword: str | None = field(default=None, compare=False)
     kind = "union"
 
 

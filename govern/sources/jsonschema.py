@@ -8,6 +8,7 @@ the model; every other keyword is either interpreted or kept verbatim as a const
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from fnmatch import fnmatchcase
@@ -396,7 +397,7 @@ class Converter:
                 qualified = True
                 alternative = {k: v for k, v in alternative.items() if k != ATTRIBUTION}
             alternatives.append(Alternative(self.convert(alternative, context.child(keyword, position)), qualified))
-        return Union(tuple(alternatives), exclusive=exclusive)
+        return Union(tuple(alternatives), exclusive=exclusive, keyword=keyword)
 
     def _values(self, rest: dict, context: _Context) -> Node | None:
         if "const" in rest:
@@ -448,7 +449,7 @@ class Converter:
             for key in list(rest):
                 if key not in scoped:
                     rest.pop(key)  # consumed by at least one of the listed types
-        return Union(tuple(Alternative(node) for node in nodes))
+        return _normalized_union(Union(tuple(Alternative(node) for node in nodes)))
 
     def _single_type(self, name: str, rest: dict, context: _Context) -> Node:
         if name == "object":
@@ -641,8 +642,6 @@ def _implied_by_values(own: Node, values: Node) -> bool:
     """`type: string` next to an enum of strings adds nothing; the enum alone says it."""
     if not isinstance(own, Primitive) or own.constraints:
         return False
-    import json
-
     texts = values.values if isinstance(values, Enum) else (values.value,) if isinstance(values, Literal) else ()
     if not texts:
         return False
@@ -762,20 +761,31 @@ def _all_of(nodes: list[Node]) -> Node:
 
 
 def _normalized_union(union: Union) -> Node:
-    """A union in the one form of what it admits: anyOf asserts each alternative once, and a oneOf of JSON
-    type sets only admits the types exactly one alternative admits (a value two alternatives admit is
-    rejected), so `oneOf [[string, null], [integer, null]]` is `oneOf [string, integer]`."""
-    plain = union.policy is None and union.discriminator is None and not any(a.qualified for a in union.alternatives)
-    if plain and union.exclusive:
+    """A union in the one form of what it admits. A union of JSON type sets is the set of types it admits:
+    a oneOf admits the types exactly one alternative admits (a value two alternatives admit is rejected), so
+    `oneOf [[string, null], [integer, null]]` is `type [string, integer]`, and `anyOf [integer, number]` is
+    `number`. A oneOf whose alternatives no value can match together rejects nothing an anyOf admits, so
+    `oneOf [string, null]` is `type [string, null]`. An anyOf asserts each alternative once."""
+    plain = _is_plain(union)
+    if plain:
         classes = _value_classes(union)
         typed = _type_set(classes, _type_names(union)) if classes is not None else None
         if typed is not None:
-            return typed
+            return replace(typed, keyword=union.keyword) if isinstance(typed, Union) else typed
+        if union.exclusive and _disjoint_by_type(union.alternatives):
+            union = replace(union, exclusive=False)
     if not union.exclusive:
         union = replace(union, alternatives=tuple(_distinct(union.alternatives)))
     if len(union.alternatives) == 1 and plain:
         return union.alternatives[0].node
     return union
+
+
+def _is_plain(node: Node) -> bool:
+    """Whether a node is a union that admits by its alternatives alone: no policy, discriminator or
+    qualified kind gives an alternative a meaning of its own."""
+    return isinstance(node, Union) and node.policy is None and node.discriminator is None and \
+        not any(alternative.qualified for alternative in node.alternatives)
 
 
 # The values a JSON type admits, in classes no two types split: `number` admits integers and fractions.
@@ -810,6 +820,62 @@ def _value_classes(node: Node) -> frozenset[str] | None:
     return None
 
 
+def _possible_classes(node: Node) -> frozenset[str] | None:
+    """The value classes a node may admit (a superset), or None when that depends on a named type."""
+    if isinstance(node, Ref):
+        return None
+    if isinstance(node, Never):
+        return frozenset()
+    if isinstance(node, Primitive):
+        return _TYPE_CLASSES[node.type]
+    if isinstance(node, (Object, Map, Array, Tuple)):
+        return _TYPE_CLASSES["object" if isinstance(node, (Object, Map)) else "array"]
+    if isinstance(node, (Literal, Enum)):
+        return frozenset().union(*(_literal_classes(text) for text in (
+            (node.value,) if isinstance(node, Literal) else node.values)))
+    if isinstance(node, Union):
+        found: frozenset[str] = frozenset()
+        for alternative in node.alternatives:
+            classes = _possible_classes(alternative.node)
+            if classes is None:
+                return None
+            found |= classes
+        return found
+    if isinstance(node, Intersection):
+        # Every operand must admit a value: operands whose classes are unknown only narrow the others.
+        known = [classes for classes in map(_possible_classes, node.operands) if classes is not None]
+        return frozenset.intersection(*known) if known else None
+    if isinstance(node, Opaque) and len(node.constraints) == 1 and node.constraints[0][0] == NOT_TYPE:
+        return _ALL_CLASSES - _TYPE_CLASSES[json.loads(node.constraints[0][1])]
+    return _ALL_CLASSES
+
+
+def _literal_classes(text: str) -> frozenset[str]:
+    value = json.loads(text)
+    if isinstance(value, bool):
+        return _TYPE_CLASSES["boolean"]
+    if isinstance(value, int):
+        return _TYPE_CLASSES["integer"]
+    if isinstance(value, float):
+        # An integral float beyond the exact range is an integer to some validators and not to others.
+        return _TYPE_CLASSES["number"] if value.is_integer() else frozenset({"fraction"})
+    for name, python_type in _JSON_TYPES.items():
+        if isinstance(value, python_type):
+            return _TYPE_CLASSES[name]
+    return _ALL_CLASSES
+
+
+def _disjoint_by_type(alternatives: tuple[Alternative, ...]) -> bool:
+    """Whether no value can match two of the alternatives, since no two admit a value class in common."""
+    seen: frozenset[str] = frozenset()
+    for alternative in alternatives:
+        classes = _possible_classes(alternative.node)
+        if classes is None or classes & seen:
+            return False
+        seen |= classes
+    return True
+
+
 def _type_names(node: Node) -> list[str]:
     """The JSON types a type set names, in source order (for display; the digest does not see it)."""
     if isinstance(node, Primitive):
@@ -834,7 +900,8 @@ def _type_set(classes: frozenset[str], order: list[str]) -> Node | None:
     nodes = [_ANY_OBJECT if name == "object" else _ANY_ARRAY if name == "array" else Primitive(name) for name in names]
     if not nodes:
         return NEVER
-    return nodes[0] if len(nodes) == 1 else Union(tuple(Alternative(node) for node in nodes), exclusive=True)
+    # The types of a set admit no value in common, so it takes no oneOf to say so.
+    return nodes[0] if len(nodes) == 1 else Union(tuple(Alternative(node) for node in nodes))
 
 
 def _policy_version(policy: Any, context: _Context) -> int | None:

@@ -68,6 +68,21 @@ EQUIVALENT = [
     ("oneof-any-value", p({"oneOf": [{}, STRING]}),
      p({"oneOf": [{"type": ["array", "boolean"]}, {"type": ["null", "number", "object"]}]})),
     ("oneof-every-value-twice", p({"oneOf": [{}, True]}), p({"oneOf": [STRING, STRING]})),
+    # alternatives no value can match together: oneOf rejects nothing anyOf admits, and a type list says it too
+    ("oneof-nullable-vs-type-list", p({"oneOf": [STRING, NULL]}), p({"type": ["string", "null"]})),
+    ("anyof-nullable-vs-type-list", p({"anyOf": [STRING, NULL]}), p({"type": ["null", "string"]})),
+    ("oneof-vs-anyof-disjoint-types", p({"oneOf": [STRING, INTEGER, BOOLEAN]}), p({"anyOf": [BOOLEAN, STRING, INTEGER]})),
+    ("oneof-number-vs-type-list", p({"oneOf": [NULL, NUMBER]}), p({"type": ["number", "null"]})),
+    ("oneof-constrained-nullable-vs-type-list", p({"oneOf": [SHORT, NULL]}),
+     p({"type": ["string", "null"], "maxLength": 3})),
+    ("oneof-object-or-null", p({"oneOf": [NAMED, NULL]}), p({"anyOf": [NULL, NAMED]})),
+    ("oneof-values-of-disjoint-types", p({"oneOf": [{"enum": ["a", "b"]}, {"const": 1}, {"type": "array"}]}),
+     p({"anyOf": [{"enum": ["a", "b"]}, {"const": 1}, {"type": "array"}]})),
+    ("oneof-nested-disjoint-unions", p({"oneOf": [{"anyOf": [SHORT, NAMED]}, {"type": ["integer", "null"]}]}),
+     p({"anyOf": [{"anyOf": [NAMED, SHORT]}, {"type": ["null", "integer"]}]})),
+    # an integer is a number: the type set says `number` once
+    ("anyof-integer-and-number", p({"anyOf": [INTEGER, NUMBER]}), p(NUMBER)),
+    ("type-list-integer-and-number", p({"type": ["integer", "number", "null"]}), p({"type": ["number", "null"]})),
 ]
 
 # (id, old, new, an instance exactly one side accepts)
@@ -91,6 +106,20 @@ DISTINCT = [
      p({"oneOf": [SHORT, NULL]}), {"p": "abcd"}),
     # integers are numbers: in oneOf [number, integer] an integer matches both, a fraction only one
     ("oneof-number-and-integer", p({"oneOf": [NUMBER, INTEGER]}), p({"oneOf": [NUMBER]}), {"p": 1}),
+    # overlapping alternatives: oneOf rejects the values two of them admit, anyOf does not
+    ("oneof-vs-anyof-integer-and-number", p({"oneOf": [INTEGER, NUMBER]}), p({"anyOf": [INTEGER, NUMBER]}),
+     {"p": 1}),
+    ("oneof-vs-anyof-string-with-and-without-constraints", p({"oneOf": [STRING, SHORT]}),
+     p({"anyOf": [STRING, SHORT]}), {"p": "ab"}),
+    ("oneof-vs-anyof-overlapping-objects", p({"oneOf": [NAMED, COUNTED]}), p({"anyOf": [NAMED, COUNTED]}),
+     {"p": {"a": "x", "b": 1}}),
+    ("oneof-vs-anyof-value-and-its-type", p({"oneOf": [{"const": 1}, NUMBER]}), p({"anyOf": [{"const": 1}, NUMBER]}),
+     {"p": 1}),
+    # keywords without `type` admit every value of other types too: null matches both alternatives
+    ("oneof-vs-anyof-typeless-keywords", p({"oneOf": [{"maxLength": 3}, NULL]}),
+     p({"anyOf": [{"maxLength": 3}, NULL]}), {"p": None}),
+    ("oneof-vs-anyof-integral-value-and-integer", p({"oneOf": [{"const": 2.0}, INTEGER]}),
+     p({"anyOf": [{"const": 2.0}, INTEGER]}), {"p": 2}),
 ]
 
 
@@ -119,3 +148,10 @@ def test_schemas_that_only_look_equivalent_stay_apart(pair_classifier, old, new,
     assert entry["decision"] == "version-bump" and entry["before"] != entry["after"], entry
     if instance is not None:  # the validator tells them apart (a format is an annotation to it)
         assert is_valid(old, instance) != is_valid(new, instance)
+
+
+def test_a_change_inside_a_oneof_read_as_anyof_is_located_where_the_source_wrote_it(pair_classifier):
+    widened = {**NAMED, "properties": {"a": STRING, "c": INTEGER}}
+    entry = _entry(pair_classifier, p({"oneOf": [NULL, NAMED]}), p({"oneOf": [NULL, widened]}))
+    assert [(change["path"], change["kind"]) for change in entry["changes"]] == [
+        ("/properties/p/oneOf/1/properties/c", "optional-property-added")], entry

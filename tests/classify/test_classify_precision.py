@@ -134,8 +134,9 @@ def test_required_made_optional_inside_disjoint_oneof_stays_same_version(pairs, 
 
 def test_alternative_removed_from_overlapping_oneof_breaks_both_ways(pairs):
     text = {"type": "string"}
-    old = {"$schema": D2020, "title": "Doc", "oneOf": [_object(["a"], a=text), _object(["b"], b=text), text]}
-    new = {"$schema": D2020, "title": "Doc", "oneOf": [_object(["a"], a=text), text]}
+    old = {"$schema": D2020, "title": "Doc",
+           "oneOf": [_object(["a"], a=text), _object(["b"], b=text), _object(["c"], c=text), text]}
+    new = {"$schema": D2020, "title": "Doc", "oneOf": [_object(["a"], a=text), _object(["c"], c=text), text]}
     entry = _entry(pairs, old, new)
     assert [(change["kind"], change["breaks"]) for change in entry["changes"]] == [("alternative-removed", [OLD, NEW])]
 
