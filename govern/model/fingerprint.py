@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from operator import itemgetter
 from typing import Callable, Iterable, Mapping
 
 from govern.model.canonical import DIGEST_PREFIX, sha256_digest, simple_canonical_json
@@ -53,15 +54,15 @@ _BOOLEANS = {True: "true", False: "false"}
 def _constraints_text(constraints: tuple[tuple[str, str], ...]) -> str:
     if not constraints:
         return "[]"
-    return "[" + ",".join("[" + _string(key) + "," + _string(text) + "]" for key, text in constraints) + "]"
+    return "[" + ",".join([f"[{_string(key)},{_string(text)}]" for key, text in constraints]) + "]"
 
 
 def _primitive_form(node: Primitive, digest_of) -> str:
-    return '{"c":' + _constraints_text(node.constraints) + ',"k":"primitive","type":' + _string(node.type) + "}"
+    return f'{{"c":{_constraints_text(node.constraints)},"k":"primitive","type":{_string(node.type)}}}'
 
 
 def _literal_form(node: Literal, digest_of) -> str:
-    return '{"k":"literal","value":' + _string(node.value) + "}"
+    return f'{{"k":"literal","value":{_string(node.value)}}}'
 
 
 def _enum_form(node: Enum, digest_of) -> str:
@@ -69,26 +70,25 @@ def _enum_form(node: Enum, digest_of) -> str:
 
 
 def _object_form(node: Object, digest_of) -> str:
-    properties = ",".join("[" + _string(p.name) + ',"' + digest_of(p.node) + '",' + _BOOLEANS[p.required] + ","
-                          + _BOOLEANS[p.reserved] + "]" for p in node.properties)
-    patterns = ",".join("[" + _string(pattern) + ',"' + digest_of(child) + '"]'
-                        for pattern, child in node.pattern_properties)
-    return ('{"a":"' + digest_of(node.additional) + '","c":' + _constraints_text(node.constraints)
-            + ',"k":"object","p":[' + properties + '],"pp":[' + patterns + "]}")
+    # f-strings and list comprehensions: the cheapest way to write the one form every object has
+    properties = ",".join([f'[{_string(p.name)},"{digest_of(p.node)}",{"true" if p.required else "false"},'
+                           f'{"true" if p.reserved else "false"}]' for p in node.properties])
+    patterns = ",".join([f'[{_string(pattern)},"{digest_of(child)}"]' for pattern, child in node.pattern_properties])
+    return (f'{{"a":"{digest_of(node.additional)}","c":{_constraints_text(node.constraints)},"k":"object",'
+            f'"p":[{properties}],"pp":[{patterns}]}}')
 
 
 def _map_form(node: Map, digest_of) -> str:
-    return '{"c":' + _constraints_text(node.constraints) + ',"k":"map","v":"' + digest_of(node.values) + '"}'
+    return f'{{"c":{_constraints_text(node.constraints)},"k":"map","v":"{digest_of(node.values)}"}}'
 
 
 def _array_form(node: Array, digest_of) -> str:
-    return '{"c":' + _constraints_text(node.constraints) + ',"i":"' + digest_of(node.items) + '","k":"array"}'
+    return f'{{"c":{_constraints_text(node.constraints)},"i":"{digest_of(node.items)}","k":"array"}}'
 
 
 def _tuple_form(node: Tuple, digest_of) -> str:
-    items = ",".join('"' + digest_of(item) + '"' for item in node.items)
-    return ('{"c":' + _constraints_text(node.constraints) + ',"i":[' + items + '],"k":"tuple","r":"'
-            + digest_of(node.rest) + '"}')
+    items = ",".join([f'"{digest_of(item)}"' for item in node.items])
+    return f'{{"c":{_constraints_text(node.constraints)},"i":[{items}],"k":"tuple","r":"{digest_of(node.rest)}"}}'
 
 
 def _union_form(node: Union, digest_of) -> str:
@@ -148,14 +148,15 @@ _FORM_WRITERS = {
 
 
 def type_digests(types: Mapping[str, NamedType], domain: str,
-                 reachable_from: Iterable[str] | None = None) -> dict[str, str]:
+                 reachable_from: Iterable[str] | None = None,
+                 referred: Mapping[str, set[str]] | None = None) -> dict[str, str]:
     """Digest of every named type, each computed once, recursive components included; with `reachable_from`
     (type keys), of the types those reach only (a digest depends on nothing else), which is what comparing
-    roots needs."""
+    roots needs. `referred`, when the caller has it (see `scan_types`), gives the keys each type refers to."""
     if reachable_from is not None:
-        types, referred = _reachable(types, reachable_from)
-    else:
-        referred = {key: references(named.node) for key, named in types.items()}
+        types, referred = _reachable(types, reachable_from, referred)
+    elif referred is None:
+        referred = scan_types(types)[0]
     # A type that is only a reference (an alias) is its target: `$ref` and inline hash alike, also when the
     # target is recursive (hashing the alias as one more member would give it a digest of its own).
     canonical = {key: _alias_target(key, types) for key in types}
@@ -164,28 +165,112 @@ def type_digests(types: Mapping[str, NamedType], domain: str,
     digests: dict[str, str] = {}
 
     def settled(key: str) -> str:
-        return digests[canonical.get(key, key)]
+        known = digests.get(key)  # during the walk only canonical keys have digests: aliases get theirs last
+        return known if known is not None else digests[canonical.get(key, key)]
+
+    memo = _Memo(domain)
+
+    def digest_of(node: Node) -> str:
+        """A node outside recursive components, once every type it refers to is settled: each node object
+        is written once, and each distinct text hashed once."""
+        if node.__class__ is Ref:
+            return settled(node.target)
+        known = memo.by_id.get(id(node))
+        if known is None:
+            known = memo.by_id[id(node)] = memo.digest(_FORM_WRITERS[node.__class__](node, digest_of))
+        return known
 
     for component in strongly_connected_components(sorted(edges), edges):
         if len(component) == 1 and component[0] not in edges[component[0]]:
             key = component[0]
-            digests[key] = node_digest(types[key].node, settled, domain)
+            digests[key] = digest_of(types[key].node)
         else:
-            digests.update(_component_digests(component, types, settled, canonical, domain))
+            digests.update(_component_digests(component, types, settled, canonical, memo))
     for key, target in canonical.items():
         digests[key] = digests[target]
     return dict(sorted(digests.items()))
 
 
-def _reachable(types: Mapping[str, NamedType], starts: Iterable[str]) -> tuple[dict[str, NamedType],
-                                                                               dict[str, set[str]]]:
-    """The types `starts` reach, and the keys each of them refers to."""
+class _Memo:
+    """Digests that hold for the whole computation: of node objects by identity (the nodes stay alive in the
+    graph being hashed, so an id is not reused meanwhile) and of form texts.
+
+    Readers share one node object wherever a schema without subschemas recurs, and large sources repeat
+    small structures (a list of strings, a map of strings) thousands of times as objects of their own:
+    each object is written once and each distinct text hashed once. Long texts (objects with many
+    properties) rarely repeat and would only hold memory, so only short ones are kept."""
+
+    __slots__ = ("prefix", "by_id", "by_text")
+    SHORT = 256
+
+    def __init__(self, domain: str):
+        self.prefix = domain + "\n"
+        self.by_id: dict[int, str] = {}
+        self.by_text: dict[str, str] = {}
+
+    def digest(self, text: str) -> str:
+        if len(text) > self.SHORT:
+            return DIGEST_PREFIX + hashlib.sha256((self.prefix + text).encode("utf-8")).hexdigest()
+        known = self.by_text.get(text)
+        if known is None:
+            known = self.by_text[text] = DIGEST_PREFIX + hashlib.sha256((self.prefix + text).encode("utf-8")).hexdigest()
+        return known
+
+
+def scan_types(types: Mapping[str, NamedType]) -> tuple[dict[str, set[str]], bool]:
+    """In one walk over every node: the keys of the named types each type refers to directly, and whether any
+    union carries a preservation policy or a qualified alternative (what makes a graph inventory format 2)."""
+    referred: dict[str, set[str]] = {}
+    policy = False
+    for key, named in types.items():
+        found, bearing = _scan(named.node)
+        referred[key] = found
+        policy = policy or bearing
+    return referred, policy
+
+
+def _scan(node: Node) -> tuple[set[str], bool]:
+    found: set[str] = set()
+    policy = False
+    stack = [node]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        current = pop()
+        kind = current.__class__
+        if kind is Ref:
+            found.add(current.target)
+        elif kind is Object:
+            for prop in current.properties:
+                push(prop.node)
+            for _, child in current.pattern_properties:
+                push(child)
+            push(current.additional)
+        elif kind is Map:
+            push(current.values)
+        elif kind is Array:
+            push(current.items)
+        elif kind is Union:
+            for alternative in current.alternatives:
+                push(alternative.node)
+                policy = policy or alternative.qualified
+            policy = policy or current.policy is not None
+        elif kind is Tuple:
+            extend(current.items)
+            push(current.rest)
+        elif kind is Intersection or kind is Applicator:
+            extend(current.operands)
+    return found, policy
+
+
+def _reachable(types: Mapping[str, NamedType], starts: Iterable[str],
+               known: Mapping[str, set[str]] | None = None) -> tuple[dict[str, NamedType], dict[str, set[str]]]:
+    """The types `starts` reach, and the keys each of them refers to (from `known` where it has them)."""
     found = {key: types[key] for key in starts if key in types}
     referred: dict[str, set[str]] = {}
     stack = list(found)
     while stack:
         key = stack.pop()
-        referred[key] = references(types[key].node)
+        referred[key] = known[key] if known is not None else _scan(types[key].node)[0]
         for target in referred[key]:
             if target in types and target not in found:
                 found[target] = types[target]
@@ -204,42 +289,16 @@ def _alias_target(key: str, types: Mapping[str, NamedType]) -> str:
 
 
 def _component_digests(component: list[str], types: Mapping[str, NamedType], settled: Callable[[str], str],
-                       canonical: Mapping[str, str], domain: str) -> dict[str, str]:
-    members = set(component)
-    current = {key: _RECURSION_PLACEHOLDER for key in component}
-
-    # Inline subtrees that reach no member of the component hash alike in every round: hashed once.
-    constant: dict[int, tuple[Node, str]] = {}
-
-    def digest_in_round(node: Node) -> tuple[str, bool]:
-        """The node's digest in this round, and whether it stays the same in every round."""
-        if isinstance(node, Ref):
-            key = canonical.get(node.target, node.target)
-            return (current[key], False) if key in members else (settled(key), True)
-        known = constant.get(id(node))
-        if known is not None:
-            return known[1], True
-        stays = True
-
-        def child_digest(child: Node) -> str:
-            nonlocal stays
-            digest, child_stays = digest_in_round(child)
-            stays = stays and child_stays
-            return digest
-
-        digest = sha256_digest(domain, form_text(node, child_digest))
-        if stays:
-            constant[id(node)] = (node, digest)  # the node is kept so its id is not reused while cached
-        return digest, stays
-
+                       canonical: Mapping[str, str], memo: _Memo) -> dict[str, str]:
     # Round k gives each member the digest of its depth-k unfolding (members referring to each other by a
     # placeholder in round 0); the rounds stop once the partition into equal digests stops growing.
-    rounds = _Rounds(domain, lambda key: canonical.get(key, key), members, settled, constant)
-    tops = {key: rounds.slot(types[key].node) for key in component}
+    rounds = _Rounds(memo, lambda key: canonical.get(key, key), component, settled)
+    tops = [rounds.slot(types[key].node) for key in component]
+    current = [_RECURSION_PLACEHOLDER] * len(component)
     classes = 1
     for _ in range(len(component) + 1):
         following = rounds.next(tops, current)
-        count = len(set(following.values()))
+        count = len(set(following))
         current = following
         if count == classes:
             break
@@ -250,39 +309,50 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     # cycle changes every member's digest, while names and declaration order still play no part.
     # Members of one class have equal structure in terms of classes (the partition is stable), so one member
     # per class gives the quotient, which is serialized once for the whole component.
-    representatives = {}
-    for key in component:
-        representatives.setdefault(current[key], key)
-    planned = {key: tops[key][1] for key in representatives.values() if tops[key].__class__ is tuple
-               and tops[key][0] == _NODE}
-    texts: dict[int, str] = dict.fromkeys(planned.values(), "")
-    rounds.next(tops, current, texts)  # the representatives' texts in terms of the final digests
+    representatives: dict[str, int] = {}
+    for position, name in enumerate(current):
+        representatives.setdefault(name, position)
+    wanted = {tops[position]: "" for position in representatives.values() if tops[position].__class__ is int
+              and tops[position] >= rounds.size}
+    rounds.next(tops, current, wanted)  # the representatives' texts in terms of the final digests
+    quotient = sorted((name, wanted[tops[position]] if tops[position] in wanted
+                       else _top_text(types[component[position]].node, rounds, current))
+                      for name, position in representatives.items())
     rounds = None
-    quotient = sorted((name, texts[planned[key]] if key in planned else _form_text(types[key].node, digest_in_round))
-                      for name, key in representatives.items())
-    texts.clear()
+    wanted.clear()
     # Byte for byte the canonical JSON of {"classes": quotient, "k": "recursive", "self": <class name>}
     # (keys sorted), with the shared prefix hashed once, class by class (the whole text would be as large
     # as the component's schemas).
-    prefix = hashlib.sha256((domain + "\n" + '{"classes":[').encode("utf-8"))
+    prefix = hashlib.sha256((memo.prefix + '{"classes":[').encode("utf-8"))
     separator = "["
     for name, text in quotient:
         prefix.update((separator + _string(name) + "," + _string(text) + "]").encode("utf-8"))
         separator = ",["
     prefix.update(b'],"k":"recursive","self":')
     quotient.clear()
-    constant.clear()  # the closures above refer to each other, so they go only when cycles are collected
     by_class = {}
     for name in representatives:
         hasher = prefix.copy()
         hasher.update((simple_canonical_json(name) + "}").encode("utf-8"))
         by_class[name] = DIGEST_PREFIX + hasher.hexdigest()
-    return {key: by_class[current[key]] for key in component}
+    return {key: by_class[current[position]] for position, key in enumerate(component)}
 
 
-_MEMBER, _NODE = 0, 1  # slots
+def _top_text(node: Node, rounds: "_Rounds", current: list[str]) -> str:
+    """The form text of a member whose node is no plan of the rounds (a member that is only a reference, in a
+    loop of bare references), in terms of the final digests."""
+    def final(child: Node) -> str:
+        slot = rounds.slot(child)
+        return current[slot] if slot.__class__ is int else slot
+
+    if node.__class__ is Ref:
+        return simple_canonical_json({"k": "ref", "to": final(node)})
+    return form_text(node, final)
+
+
 _TEMPLATE, _SORTED_ALTERNATIVES, _SORTED_OPERANDS = 0, 1, 2  # plans
 _MARK = "\x00"  # never in a form's text: the string writer escapes control characters
+_MARKS = [f"{_MARK}{position}{_MARK}" for position in range(16)]
 
 
 class _Rounds:
@@ -290,98 +360,96 @@ class _Rounds:
 
     Every round rehashes each inline node that reaches a member. Such a node's form text is the same in
     every round except for the digests of its children that reach a member, so it is written once with a
-    marker in each of their places and split there: a round then only joins the pieces with the children's
-    current digests and hashes the result, children first. Unions and intersections order their children
-    by digest, so theirs are sorted and written each round.
+    marker in each of their places and turned into a format string: a round then only fills in the
+    children's current digests and hashes the result, children first. Unions and intersections order their
+    children by digest, so theirs are sorted and written each round.
+
+    A slot is a digest that stays the same in every round (a string), or a position in a round's values:
+    the members' digests of the previous round first (in component order), then the plans' digests of this
+    round, in plan order.
     """
 
-    def __init__(self, domain: str, canonical: Callable[[str], str], members: set[str],
-                 settled: Callable[[str], str], constant: dict[int, tuple[Node, str]]):
-        self.domain = domain
-        self.prefix = domain + "\n"
+    def __init__(self, memo: _Memo, canonical: Callable[[str], str], component: list[str],
+                 settled: Callable[[str], str]):
+        self.memo = memo  # digests that hold in every round (subtrees that reach no member), shared with the caller
         self.canonical = canonical
-        self.members = members
+        self.members = {key: position for position, key in enumerate(component)}
+        self.size = len(component)
         self.settled = settled
-        self.constant = constant  # inline subtrees that reach no member, by identity (shared with the caller)
         self.plans: list[tuple] = []  # children before parents
-        self.index: dict[int, int] = {}  # id(node) -> its plan
+        self.index: dict[int, int] = {}  # id(node) -> its slot
+        self.templates: dict[str, tuple[str, list[int]]] = {}  # marked text -> format string, marker order
 
     def slot(self, node: Node):
-        """A digest that stays the same in every round, or (_MEMBER, key) or (_NODE, plan index)."""
         if node.__class__ is Ref:
             key = self.canonical(node.target)
-            return (_MEMBER, key) if key in self.members else self.settled(key)
-        known = self.constant.get(id(node))
+            position = self.members.get(key)
+            return position if position is not None else self.settled(key)
+        known = self.memo.by_id.get(id(node))
         if known is not None:
-            return known[1]
-        index = self.index.get(id(node))
-        if index is not None:
-            return (_NODE, index)
+            return known
+        position = self.index.get(id(node))
+        if position is not None:
+            return position
         return self._compile(node)
 
     def _compile(self, node: Node):
-        varying: list[object] = []
+        varying: list[int] = []
+        slot_of = self.slot
 
         def marked(child: Node) -> str:
-            slot = self.slot(child)
+            slot = slot_of(child)
             if slot.__class__ is str:
                 return slot
             varying.append(slot)
-            return f"{_MARK}{len(varying) - 1}{_MARK}"
+            return _MARKS[len(varying) - 1] if len(varying) <= len(_MARKS) else f"{_MARK}{len(varying) - 1}{_MARK}"
 
-        text = form_text(node, marked)
+        kind = node.__class__
+        text = _FORM_WRITERS[kind](node, marked)
         if not varying:
-            digest = sha256_digest(self.domain, text)
-            self.constant[id(node)] = (node, digest)  # the node is kept so its id is not reused while cached
+            digest = self.memo.by_id[id(node)] = self.memo.digest(text)
             return digest
-        if node.__class__ is Union:
-            plan = (_SORTED_ALTERNATIVES, [(self.slot(a.node), a) for a in node.alternatives],
-                    _union_tail(node))
-        elif node.__class__ is Intersection:
-            plan = (_SORTED_OPERANDS, [self.slot(operand) for operand in node.operands], None)
+        if kind is Union:
+            plan = (_SORTED_ALTERNATIVES, [(slot_of(a.node), a) for a in node.alternatives], _union_tail(node))
+        elif kind is Intersection:
+            plan = (_SORTED_OPERANDS, [slot_of(operand) for operand in node.operands], None)
         else:
-            pieces = text.split(_MARK)
-            plan = (_TEMPLATE, pieces[0], [(varying[int(position)], after)
-                                           for position, after in zip(pieces[1::2], pieces[2::2])])
-        self.index[id(node)] = len(self.plans)
+            # Inline nodes of one shape (a list of members, a member or null) repeat throughout a component:
+            # their marked text, and so their format string, is the same.
+            known = self.templates.get(text)
+            if known is None:
+                pieces = text.split(_MARK)
+                known = self.templates[text] = (
+                    self.memo.prefix + "%s".join(piece.replace("%", "%%") for piece in pieces[0::2]),
+                    [int(position) for position in pieces[1::2]])
+            template, order = known
+            plan = (_TEMPLATE, template, itemgetter(*[varying[position] for position in order]))
+        position = self.index[id(node)] = self.size + len(self.plans)
         self.plans.append(plan)
-        return (_NODE, len(self.plans) - 1)
+        return position
 
-    def next(self, tops: dict[str, object], current: dict[str, str],
-             texts: dict[int, str] | None = None) -> dict[str, str]:
-        """Every member's digest in the round after the one that gave `current`; `texts`, when given,
-        receives the hashed text (after the domain line) of each plan whose index it holds as a key."""
-        digests: list[str] = []
-
-        def value(slot) -> str:
-            if slot.__class__ is str:
-                return slot
-            kind, target = slot
-            return current[target] if kind == _MEMBER else digests[target]
-
-        prefix = self.prefix
-        for index, (kind, head, rest) in enumerate(self.plans):
+    def next(self, tops: list, current: list[str], texts: dict[int, str] | None = None) -> list[str]:
+        """Every member's digest in the round after the one that gave `current` (in component order);
+        `texts`, when given, receives the hashed text (after the domain line) of each plan whose slot it
+        holds as a key."""
+        values: list = current + [None] * len(self.plans)
+        prefix = self.memo.prefix
+        sha256 = hashlib.sha256
+        position = self.size
+        for kind, head, rest in self.plans:
             if kind == _TEMPLATE:
-                pieces = [prefix, head]
-                for (slot_kind, target), after in rest:
-                    pieces.append(current[target] if slot_kind == _MEMBER else digests[target])
-                    pieces.append(after)
-                text = "".join(pieces)
+                text = head % rest(values)
             elif kind == _SORTED_ALTERNATIVES:
-                text = prefix + _union_text(sorted(_alternative_key(value(slot), alternative)
-                                                   for slot, alternative in head), rest)
+                text = prefix + _union_text(sorted(_alternative_key(values[slot] if slot.__class__ is int else slot,
+                                                                    alternative) for slot, alternative in head), rest)
             else:
-                text = prefix + _intersection_text(sorted(map(value, head)))
-            digests.append(DIGEST_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest())
-            if texts is not None and index in texts:
-                texts[index] = text[len(prefix):]
-        return {key: value(slot) for key, slot in tops.items()}
-
-
-def _form_text(node: Node, digest_in_round: Callable[[Node], tuple[str, bool]]) -> str:
-    if isinstance(node, Ref):
-        return simple_canonical_json({"k": "ref", "to": digest_in_round(node)[0]})
-    return form_text(node, lambda child: digest_in_round(child)[0])
+                text = prefix + _intersection_text(sorted(values[slot] if slot.__class__ is int else slot
+                                                          for slot in head))
+            values[position] = DIGEST_PREFIX + sha256(text.encode("utf-8")).hexdigest()
+            if texts is not None and position in texts:
+                texts[position] = text[len(prefix):]
+            position += 1
+        return [values[slot] if slot.__class__ is int else slot for slot in tops]
 
 
 def strongly_connected_components(nodes: list[str], edges: Mapping[str, list[str]]) -> list[list[str]]:

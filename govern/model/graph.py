@@ -7,12 +7,12 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from govern.model.fingerprint import DOMAINS, type_digests
-from govern.model.nodes import NamedType, Root, Union, children
+from govern.model.fingerprint import DOMAINS, scan_types, type_digests
+from govern.model.nodes import NamedType, Root
 
 # Facts of the types alone (not of the roots): a copy with fewer roots shares them. (The roots' digests
 # depend on the roots, but a copy with fewer roots reaches fewer types: those cover it.)
-_TYPE_FACTS = ("policy_bearing", "inventory_format", "digests", "root_digests")
+_TYPE_FACTS = ("references_and_policy", "policy_bearing", "inventory_format", "digests", "root_digests")
 
 
 @dataclass(frozen=True)
@@ -37,15 +37,15 @@ class TypeGraph:
     # Facts of the whole graph, asked once per root and per compared node: computed once per graph (the
     # graph is frozen, so the cached value cannot go stale).
     @cached_property
+    def references_and_policy(self) -> tuple[Mapping[str, set[str]], bool]:
+        """The keys each type refers to, and whether any type carries a preservation policy: one walk over
+        every node gives both."""
+        return scan_types(self.types)
+
+    @cached_property
     def policy_bearing(self) -> bool:
         """Whether any type carries a preservation policy (inventory format 2)."""
-        stack = [named.node for named in self.types.values()]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, Union) and (node.policy is not None or any(a.qualified for a in node.alternatives)):
-                return True
-            stack.extend(children(node))
-        return False
+        return self.references_and_policy[1]
 
     @cached_property
     def inventory_format(self) -> int:
@@ -56,7 +56,8 @@ class TypeGraph:
     @cached_property
     def digests(self) -> Mapping[str, str]:
         """The digest of every named type (read-only: every reader of the graph shares it)."""
-        return MappingProxyType(type_digests(self.types, DOMAINS[self.inventory_format]))
+        return MappingProxyType(type_digests(self.types, DOMAINS[self.inventory_format],
+                                             referred=self.references_and_policy[0]))
 
     @cached_property
     def root_digests(self) -> Mapping[str, str]:
@@ -65,7 +66,8 @@ class TypeGraph:
         if "digests" in self.__dict__:
             return self.digests
         return MappingProxyType(type_digests(self.types, DOMAINS[self.inventory_format],
-                                             reachable_from=[root.type_key for root in self.roots.values()]))
+                                             reachable_from=[root.type_key for root in self.roots.values()],
+                                             referred=self.__dict__.get("references_and_policy", (None,))[0]))
 
     def with_roots(self, root_ids: Iterable[str]) -> "TypeGraph":
         """The same graph with only those of `root_ids` it has as roots; the facts of its types computed so

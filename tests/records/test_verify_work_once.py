@@ -21,9 +21,9 @@ def test_verify_of_this_repository_computes_each_graphs_digests_once(monkeypatch
     calls: Counter = Counter()
     original = govern.model.graph.type_digests
 
-    def counted(types, domain):
+    def counted(types, domain, **options):
         calls[(id(types), domain)] += 1
-        return original(types, domain)
+        return original(types, domain, **options)
 
     monkeypatch.setattr(govern.model.graph, "type_digests", counted)
     findings, _, _ = verify_project(load_config(REPO_ROOT))

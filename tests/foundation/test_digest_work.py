@@ -1,0 +1,107 @@
+"""Digests do each piece of work once: a node object shared by many places is written and hashed once,
+equal small structures are hashed once, and the references and policy of a graph's types come from one
+walk. Sharing never changes a digest: shared nodes hash exactly as copies would (checked against the first
+build's fingerprint, which shares nothing)."""
+
+from __future__ import annotations
+
+import hashlib
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import govern.model.fingerprint as fingerprint
+from govern.model.fingerprint import DOMAINS, type_digests
+from govern.model.graph import TypeGraph
+from govern.model.nodes import (
+    OPEN, Alternative, Array, Map, NamedType, Object, Primitive, Property, Ref, Root, Union,
+)
+from reference_fingerprint import type_digests as reference_type_digests
+from test_fingerprint_reference import type_graphs
+
+PROFILE = settings.get_profile("foundation")
+
+
+class _CountingHashlib:
+    """Stands in for the hashlib module inside the fingerprint module, counting SHA-256 objects made."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def sha256(self, *args):
+        self.calls += 1
+        return hashlib.sha256(*args)
+
+
+def _wide_graph(count: int) -> dict[str, NamedType]:
+    """`count` types, each with its own (equal) list and map of one shared string node, referring to the
+    previous type."""
+    shared = Primitive("string", (("maxLength", "64"),))
+    types = {}
+    for index in range(count):
+        properties = [Property("id", shared, True), Property("labels", Array(shared), False),
+                      Property("attributes", Map(shared), False)]
+        if index:
+            properties.append(Property("previous", Ref(f"T{index - 1}"), False))
+        types[f"T{index}"] = NamedType(f"T{index}", f"T{index}", Object(tuple(properties), OPEN))
+    return types
+
+
+def test_a_shared_node_and_equal_small_structures_are_hashed_once(monkeypatch):
+    counting = _CountingHashlib()
+    monkeypatch.setattr(fingerprint, "hashlib", counting)
+    types = _wide_graph(200)
+    digests = type_digests(types, DOMAINS[1])
+    # One hash per type (each object is different: it refers to another type), plus the shared string,
+    # the list of it, the map of it and the open content model, once each.
+    assert counting.calls == 200 + 4
+    assert digests == reference_type_digests(types, DOMAINS[1])
+
+
+def test_references_and_policy_come_from_one_walk_over_the_types(monkeypatch):
+    walked: list[int] = []
+    original = fingerprint._scan
+
+    def counted(node):
+        walked.append(id(node))
+        return original(node)
+
+    monkeypatch.setattr(fingerprint, "_scan", counted)
+    types = _wide_graph(50)
+    types["U"] = NamedType("U", "U", Union((Alternative(Ref("T3"), qualified=True), Alternative(Ref("T4")))))
+    graph = TypeGraph("s", types, {"s:U": Root("s:U", "U")})
+    assert graph.inventory_format == 2  # a qualified alternative
+    assert graph.digests["U"] == reference_type_digests(types, DOMAINS[2])["U"]
+    assert graph.root_digests["U"] == graph.digests["U"]
+    assert sorted(walked) == sorted(id(named.node) for named in types.values())
+
+
+@st.composite
+def graphs_sharing_nodes(draw) -> dict[str, NamedType]:
+    """Random graphs (recursive components included) plus types made of node objects taken from the others,
+    so one object, possibly reaching members of a cycle, stands in several types and places."""
+    types = dict(draw(type_graphs()))
+    pool = [named.node for named in types.values() if not isinstance(named.node, Ref)]
+    if not pool:
+        return types
+    picks = st.sampled_from(pool)
+    for index in range(draw(st.integers(1, 4))):
+        first, second = draw(picks), draw(picks)
+        node = draw(st.sampled_from([
+            Object((Property("a", first, True), Property("b", second, False)), OPEN),
+            Array(first),
+            Union((Alternative(first), Alternative(second))),
+            first,
+        ]))
+        types[f"S{index}"] = NamedType(f"S{index}", f"S{index}", node)
+    # A type of the original graph may now refer to a sharing one, joining it to its component.
+    if draw(st.booleans()):
+        key = draw(st.sampled_from(sorted(types)))
+        types[key] = NamedType(key, key, Map(Ref(draw(st.sampled_from(sorted(types))))))
+    return types
+
+
+@settings(PROFILE)
+@given(types=graphs_sharing_nodes(), domain=st.sampled_from(sorted(DOMAINS.values())))
+def test_shared_node_objects_hash_exactly_as_copies_would(types, domain):
+    assert type_digests(types, domain) == reference_type_digests(types, domain)
