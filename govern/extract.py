@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from govern.config import Config
-from govern.fsio import atomic_write_many, holds_text
-from govern.model.inventory import Inventory, build_inventory, inventory_pieces
+from govern.fsio import atomic_write_changed, encoded_pieces, holds_bytes
+from govern.model.inventory import Inventory, build_inventory, inventory_chunks
 from govern.sources.load import load_configured
 
 if TYPE_CHECKING:
@@ -18,16 +18,20 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class GeneratedFile:
     path: Path
-    # The text in pieces whose concatenation it is: a large inventory is written and compared piece by
-    # piece, never held joined as well.
-    pieces: tuple[str, ...]
+    # Produces the content anew on each call, in UTF-8 chunks: a large inventory is compared and written
+    # as it is produced, never held whole, and a comparison stops producing at the first difference.
+    render: Callable[[], Iterable[bytes]]
+
+    @classmethod
+    def of_text(cls, path: Path, text: str) -> "GeneratedFile":
+        return cls(path, lambda: encoded_pieces(text))
 
     @property
     def text(self) -> str:
-        return "".join(self.pieces)
+        return b"".join(self.render()).decode("utf-8")
 
     def is_current(self) -> bool:
-        return holds_text(self.path, self.pieces)
+        return holds_bytes(self.path, self.render())
 
 
 def current_inventory(config: Config) -> Inventory:
@@ -40,7 +44,7 @@ def generated_files(config: Config, inventory: Inventory, history: "History | No
     `history` defaults to the records on disk; record creation passes the history including the record it
     is about to write, so everything is written together.
     """
-    from govern.catalog.render import page_languages, page_name, render_catalog
+    from govern.catalog.render import CatalogSections, catalog_pieces, page_languages, page_name
     from govern.records.history import load_history
 
     history = history if history is not None else load_history(config)
@@ -51,11 +55,13 @@ def generated_files(config: Config, inventory: Inventory, history: "History | No
     from govern.sources.locate import root_locations
 
     locations = root_locations(config, list(inventory.graphs))
-    files = [GeneratedFile(schemas / "inventory.json", tuple(inventory_pieces(inventory, locations)))]
+    files = [GeneratedFile(schemas / "inventory.json", lambda: inventory_chunks(inventory, locations))]
+    sections = CatalogSections(inventory)  # the named types' sections, shared by the pair
     for language in page_languages(languages):
         files.append(GeneratedFile(schemas / page_name("catalog", language),
-                                   (render_catalog(inventory, language, history, schemas, records, languages,
-                                                   formats_index=bool(formats)),)))
+                                   lambda language=language: encoded_pieces(catalog_pieces(
+                                       inventory, language, history, schemas, records, languages,
+                                       formats_index=bool(formats), sections=sections))))
     return files + formats
 
 
@@ -68,7 +74,7 @@ def format_reference_files(config: Config, history: "History | None" = None) -> 
     history = history if history is not None else load_history(config)
     formats = format_files(config.path(config.schemas_dir) / FORMATS_FOLDER, config.path(config.records_dir),
                            history, tuple(config.languages))
-    return [GeneratedFile(path, (text,)) for path, text in sorted(formats.items())]
+    return [GeneratedFile.of_text(path, text) for path, text in sorted(formats.items())]
 
 
 def obsolete_files(config: Config, files: list[GeneratedFile]) -> list[Path]:
@@ -88,12 +94,14 @@ def stale_files(files: list[GeneratedFile]) -> list[GeneratedFile]:
 
 
 def write_files(files: list[GeneratedFile], obsolete: list[Path] = ()) -> list[GeneratedFile]:
-    """Write the stale files atomically (all or none), then remove obsolete ones; return the written files."""
-    stale = stale_files(files)
-    atomic_write_many({generated.path: generated.pieces for generated in stale})
+    """Write the stale files atomically (all or none), then remove obsolete ones; return the written files.
+
+    Each file is produced once, compared with the file on disk and, where it differs, written to a
+    temporary file as it is produced (see `atomic_write_changed`)."""
+    written = set(atomic_write_changed((generated.path, generated.render) for generated in files))
     for path in obsolete:
         path.unlink(missing_ok=True)
-    return stale
+    return [generated for generated in files if generated.path in written]
 
 
 def clean_interrupted_writes(config: Config) -> None:

@@ -13,7 +13,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from govern.errors import InputError, Problem
 
@@ -150,19 +150,6 @@ def encoded_pieces(text: str | Sequence[str]) -> Iterator[bytes]:
         yield "".join(batch).encode("utf-8")
 
 
-def holds_text(path: Path, text: str | Sequence[str]) -> bool:
-    """Whether the file at `path` holds exactly `text` (a string, or pieces of one) as UTF-8 (False when it
-    cannot be read)."""
-    try:
-        with Path(path).open("rb") as stream:
-            for piece in encoded_pieces(text):
-                if stream.read(len(piece)) != piece:
-                    return False
-            return stream.read(1) == b""
-    except OSError:
-        return False
-
-
 def atomic_write_many(files: dict[Path, str | Sequence[str]]) -> None:
     """Write several files so that either all are replaced or, on failure before the renames, none is.
 
@@ -191,6 +178,138 @@ def atomic_write_many(files: dict[Path, str | Sequence[str]]) -> None:
     for temporary, path in staged:
         with writing(path):
             os.replace(temporary, path)
+
+
+def batched(chunks: Iterable[bytes], size: int | None = None) -> Iterator[bytes]:
+    """`chunks` joined into pieces of about `size` bytes (a megabyte by default): many small pieces cost one
+    read or write call each."""
+    size = size or _PIECE
+    batch: list[bytes] = []
+    length = 0
+    for chunk in chunks:
+        batch.append(chunk)
+        length += len(chunk)
+        if length >= size:
+            yield b"".join(batch)
+            batch, length = [], 0
+    if batch:
+        yield b"".join(batch)
+
+
+def holds_bytes(path: Path, chunks: Iterable[bytes]) -> bool:
+    """Whether the file at `path` holds exactly the concatenation of `chunks` (False when it cannot be read).
+    Stops asking for chunks at the first difference."""
+    chunks = iter(chunks)
+    try:
+        with Path(path).open("rb") as stream:
+            for chunk in batched(chunks):
+                if stream.read(len(chunk)) != chunk:
+                    return False
+            return stream.read(1) == b""
+    except OSError:
+        return False
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()
+
+
+def atomic_write_changed(files: Iterable[tuple[Path, Callable[[], Iterable[bytes]]]]) -> list[Path]:
+    """Write the files whose content differs from the file on disk so that either all are replaced or, on
+    failure before the renames, none is; return the paths replaced.
+
+    Each file's content is produced a chunk at a time (`render()`, UTF-8 bytes) and compared with the file
+    on disk as it comes; from the first difference on it goes to a temporary sibling (the equal part
+    copied from the file first), so a large generated file is never held whole, and the next file is
+    produced only once this one is written. When every file is produced the temporaries are renamed into
+    place; a failure before (producing a later file, writing one) removes every temporary.
+    """
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, render in files:
+            with writing(path):
+                temporary = _stage_if_changed(path, batched(render()))
+            if temporary is not None:
+                staged.append((temporary, path))
+    except BaseException:
+        for temporary, _ in staged:
+            try:
+                os.unlink(temporary)
+            except FileNotFoundError:
+                pass
+        raise
+    for temporary, path in staged:
+        with writing(path):
+            os.replace(temporary, path)
+    return [path for _, path in staged]
+
+
+def _stage_if_changed(path: Path, chunks: Iterable[bytes]) -> str | None:
+    """The temporary file holding `chunks` beside `path`, or None when `path` holds them already."""
+    try:
+        current = path.open("rb")
+    except OSError:  # missing (or unreadable, which the rename reports if it cannot replace it)
+        current = None
+    temporary: str | None = None
+    stream = None
+    matched = 0
+    try:
+        for chunk in chunks:
+            if stream is None:
+                if current is not None and current.read(len(chunk)) == chunk:
+                    matched += len(chunk)
+                    continue
+                temporary, stream = _temporary_beside(path, current, matched)
+            _write_all(stream, chunk)
+        if stream is None:
+            if current is not None and current.read(1) == b"":
+                return None
+            temporary, stream = _temporary_beside(path, current, matched)  # the new text is shorter
+        os.fsync(stream.fileno())
+        stream.close()
+        os.chmod(temporary, 0o644)
+        return temporary
+    except BaseException:
+        if stream is not None:
+            stream.close()
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except FileNotFoundError:
+                pass
+        raise
+    finally:
+        if current is not None:
+            current.close()
+
+
+def _temporary_beside(path: Path, current, prefix: int):
+    """A new temporary sibling of `path` opened for writing, holding the first `prefix` bytes of `current`
+    (found equal to the new content)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    stream = os.fdopen(handle, "wb", buffering=0)  # chunks come batched: buffering would only copy them
+    try:
+        if prefix:
+            current.seek(0)
+            while prefix:
+                block = current.read(min(prefix, _PIECE))
+                if not block:
+                    raise OSError(f"{path} changed while it was compared")
+                _write_all(stream, block)
+                prefix -= len(block)
+    except BaseException:
+        stream.close()
+        os.unlink(temporary)
+        raise
+    return temporary, stream
+
+
+def _write_all(stream, data: bytes) -> None:
+    """Write all of `data` to an unbuffered stream (which may take part of it per call)."""
+    view = memoryview(data)
+    while view:
+        view = view[stream.write(view):]
 
 
 # --- exclusive record creation --------------------------------------------------------------------------

@@ -11,7 +11,9 @@ from __future__ import annotations
 import functools
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable, Iterator
 
 from govern.model.graph import TypeGraph
 from govern.model.inventory import Inventory
@@ -88,25 +90,48 @@ def type_link(source: str, name: str) -> str:
     return f"[`{name}`](#{type_anchor(source, name)})"
 
 
-def render_types(graph: TypeGraph, digests: dict[str, str], language: str) -> list[str]:
-    """Each named type: an anchor, its digest, its declaration, the types it refers to, its descriptions."""
-    text = labels(language)
-    lines: list[str] = []
+@dataclass(frozen=True, slots=True)
+class TypeSection:
+    """What a named type's section says in every language: the text before the digest label, the text from
+    the digest to the declaration's end, the links to the types it refers to, the rows of its described
+    properties."""
+    head: str
+    body: str
+    links: str
+    rows: str
+
+
+def type_sections(graph: TypeGraph, digests) -> list[TypeSection]:
+    """Each named type's section, apart from its labels (the catalog pair shares them: computed once)."""
+    anchors = {name: type_anchor(graph.source, name) for name in graph.types}
+    sections = []
     for name, named in graph.types.items():
-        lines += [f'<a id="{type_anchor(graph.source, name)}"></a>', "", f"#### `{name}`", "",
-                  f"{term('digest', language).capitalize()}: `{digests[name]}`", ""]
-        if named.description:
-            lines += [_one_paragraph(named.description), ""]
-        lines += ["```text", f"{name} = {declaration(named.node)}", "```", ""]
-        referred = sorted(references(named.node) & graph.types.keys())
-        if referred:
-            lines += [f"{text['refers']}: " + ", ".join(type_link(graph.source, key) for key in referred), ""]
+        description = f"{_one_paragraph(named.description)}\n\n" if named.description else ""
+        referred = sorted(references(named.node) & anchors.keys())
         described = _described_properties(named.node)
-        if described:
-            lines += [f"| {text['property']} | {text['description']} |", "|---|---|"]
-            lines += [f"| `{prop}` | {_cell(description)} |" for prop, description in described]
-            lines.append("")
-    return lines
+        sections.append(TypeSection(
+            f'<a id="{anchors[name]}"></a>\n\n#### `{name}`\n\n',
+            f": `{digests[name]}`\n\n{description}```text\n{name} = {declaration(named.node)}\n```\n\n",
+            ", ".join(f"[`{key}`](#{anchors[key]})" for key in referred),
+            "".join(f"| `{prop}` | {_cell(text)} |\n" for prop, text in described)))
+    return sections
+
+
+def section_texts(sections: list[TypeSection], language: str) -> Iterator[str]:
+    """Each named type's section in one language: an anchor, its digest, its description, its declaration,
+    the types it refers to, its described properties; every line ends with a line break."""
+    text = labels(language)
+    digest = term("digest", language).capitalize()
+    refers = text["refers"] + ": "
+    table = f"| {text['property']} | {text['description']} |\n|---|---|\n"
+    for section in sections:
+        yield (section.head + digest + section.body + (refers + section.links + "\n\n" if section.links else "")
+               + (table + section.rows + "\n" if section.rows else ""))
+
+
+def render_types(graph: TypeGraph, digests: dict[str, str], language: str) -> list[str]:
+    """The named types' sections (see `section_texts`) as lines."""
+    return "".join(section_texts(type_sections(graph, digests), language)).split("\n")[:-1]
 
 
 def _described_properties(node) -> list[tuple[str, str]]:
@@ -129,11 +154,43 @@ def _cell(text: str) -> str:
     return _one_paragraph(text).replace("|", "\\|")
 
 
+class CatalogSections:
+    """The named types' sections of an inventory, computed on first use and shared by the catalog pair."""
+
+    def __init__(self, inventory: Inventory):
+        self._inventory = inventory
+        self._by_source: dict[str, list[TypeSection]] = {}
+
+    def of(self, graph: TypeGraph) -> list[TypeSection]:
+        sections = self._by_source.get(graph.source)
+        if sections is None:
+            types = self._inventory.types
+            digests = {name: types[f"{graph.source}:{name}"].digest for name in graph.types}
+            sections = self._by_source[graph.source] = type_sections(graph, digests)
+        return sections
+
+
 def render_catalog(inventory: Inventory, language: str, history=None, catalog_folder: Path | None = None,
                    records_folder: Path | None = None, languages: tuple[str, ...] = ("en", "zh"),
-                   formats_index: bool = False) -> str:
+                   formats_index: bool = False, sections: CatalogSections | None = None) -> str:
     """The catalog in one language. With a history, each root lists its records, linked from the catalog;
     with `formats_index`, the catalog links to the format references beside it."""
+    return "".join(catalog_pieces(inventory, language, history, catalog_folder, records_folder, languages,
+                                  formats_index, sections))
+
+
+def catalog_pieces(inventory: Inventory, language: str, history=None, catalog_folder: Path | None = None,
+                   records_folder: Path | None = None, languages: tuple[str, ...] = ("en", "zh"),
+                   formats_index: bool = False, sections: CatalogSections | None = None) -> Iterator[str]:
+    """The text of `render_catalog` in pieces (one per named type), each made when asked for; `sections`
+    shares the named types' sections with the catalog in the other language."""
+    return _one_final_line_break(_catalog_pieces(inventory, language, history, catalog_folder, records_folder,
+                                                 languages, formats_index, sections or CatalogSections(inventory)))
+
+
+def _catalog_pieces(inventory: Inventory, language: str, history, catalog_folder: Path | None,
+                    records_folder: Path | None, languages: tuple[str, ...], formats_index: bool,
+                    sections: CatalogSections) -> Iterator[str]:
     text = labels(language)
     states = _root_history(history) if history is not None else {}
     lines = [text["generated"], "", f"# {text['title']}", "", text["intro"], "",
@@ -166,10 +223,24 @@ def render_catalog(inventory: Inventory, language: str, history=None, catalog_fo
         if graph.notes:
             lines += ["", text["notes"], ""] + [text["note"].format(location=location, keywords=keywords, dialect=dialect)
                                              for location, keywords, dialect in graph.notes]
-        digests = {name: inventory.types[f"{graph.source}:{name}"].digest for name in graph.types}
         lines += ["", f"### {text['types']}", ""]
-        lines += render_types(graph, digests, language)
-    return "\n".join(lines).rstrip("\n") + "\n"
+        yield "".join(line + "\n" for line in lines)
+        lines = []
+        yield from section_texts(sections.of(graph), language)
+    yield "".join(line + "\n" for line in lines)
+
+
+def _one_final_line_break(pieces: Iterable[str]) -> Iterator[str]:
+    """`pieces` with the line breaks at the very end replaced by one, without joining them."""
+    pending = ""
+    for piece in pieces:
+        kept = piece.rstrip("\n")
+        if kept:
+            yield pending + kept
+            pending = piece[len(kept):]
+        else:
+            pending += piece
+    yield "\n"
 
 
 def _root_history(history) -> dict[str, list]:

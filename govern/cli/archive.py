@@ -33,6 +33,6 @@ def archive(pattern: str, project: Path | None) -> None:
     steps, skipped = archive_steps(config, pattern, progress)
     for entry in skipped:
         click.echo(f"skipped {entry.tag}: {entry.reason}", err=True)
-    files = [GeneratedFile(path, (text,)) for path, text in sorted(archive_files(config, steps).items())]
+    files = [GeneratedFile.of_text(path, text) for path, text in sorted(archive_files(config, steps).items())]
     for generated in write_files(files):
         click.echo(f"wrote {generated.path.relative_to(config.project_root).as_posix()}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 DIGEST_PREFIX = "sha256:"
 # The standard library's own string encoder (C where available): the same escapes as RFC 8785.
@@ -75,20 +75,6 @@ def sha256_digest(domain: str, text: str) -> str:
     return DIGEST_PREFIX + hashlib.sha256((domain + "\n" + text).encode("utf-8")).hexdigest()
 
 
-class Streamed:
-    """A JSON object that `indented_json` writes entry by entry as `entries` yields (key, value) pairs.
-
-    Each value is built, written into one string and dropped before the next is asked for, so a document
-    with many large entries (the inventory's types) never holds all of their values, nor their text in
-    millions of small pieces, at the same time.
-    """
-
-    __slots__ = ("entries",)
-
-    def __init__(self, entries: Iterable[tuple[str, Any]]):
-        self.entries = entries
-
-
 class Rendered:
     """A value already written by `indented_json` (at the top level), placed as it is at any depth.
 
@@ -109,16 +95,28 @@ def indented_json(value: Any, end: str = "") -> str:
     a chain of Python generators. Generated files (the inventory, snapshots) are megabytes of nested JSON,
     so this writes the same text with one recursive function and the C string encoder.
     """
-    return "".join(indented_json_pieces(value, end))
-
-
-def indented_json_pieces(value: Any, end: str = "") -> list[str]:
-    """The text of `indented_json`, in pieces (one per entry of a `Streamed` object): for a document that
-    is written to a file, which joining would hold twice."""
     parts: list[str] = []
     _indented(value, parts, "\n")
     parts.append(end)
-    return parts
+    return "".join(parts)
+
+
+def indented_members(members: Iterable[tuple[str, Any]], depth: int) -> Iterator[bytes]:
+    """A JSON object `depth` levels deep in a document, as `indented_json` writes it, in UTF-8: one piece per
+    member (with the separator before it), asked for one at a time, and one for the closing brace.
+
+    For documents with many large members (the inventory's types): each member's value is built, written
+    and dropped before the next, so neither the values nor the document's text are ever held whole.
+    """
+    newline = "\n" + "  " * depth
+    inner = newline + "  "
+    separator = "{" + inner
+    for key, value in members:
+        parts = [separator, _encode_string(key), ": "]
+        _indented(value, parts, inner)
+        yield "".join(parts).encode("utf-8")
+        separator = "," + inner
+    yield ("{}" if separator[0] == "{" else newline + "}").encode("utf-8")
 
 
 def _indented(value: Any, parts: list[str], newline: str) -> None:
@@ -151,15 +149,6 @@ def _indented(value: Any, parts: list[str], newline: str) -> None:
         parts.append(newline + "]")
     elif kind is Rendered:
         parts.append(value.text if newline == "\n" else value.text.replace("\n", newline))
-    elif kind is Streamed:
-        inner = newline + "  "
-        separator = "{" + inner
-        for key, item in value.entries:
-            written: list[str] = [separator, _encode_string(key), ": "]
-            _indented(item, written, inner)
-            parts.append("".join(written))
-            separator = "," + inner
-        parts.append("{}" if separator[0] == "{" else newline + "}")
     elif kind is bool:
         parts.append("true" if value else "false")
     elif kind is int:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterator
 
-from govern.model.canonical import Streamed, indented_json_pieces
+from govern.model.canonical import indented_json, indented_members
 from govern.model.graph import TypeGraph
 from govern.model.render import structure
 
@@ -58,14 +59,14 @@ def build_inventory(graphs: list[TypeGraph]) -> Inventory:
 def inventory_json(inventory: Inventory, locations: dict[str, str] | None = None) -> str:
     """The inventory document; `locations` (root id -> `file:line`) are recorded beside the digests, which
     never cover them."""
-    return "".join(inventory_pieces(inventory, locations))
+    return b"".join(inventory_chunks(inventory, locations)).decode("utf-8")
 
 
-def inventory_pieces(inventory: Inventory, locations: dict[str, str] | None = None) -> list[str]:
-    """The text of `inventory_json` in pieces, one per type (see `indented_json_pieces`)."""
+def inventory_chunks(inventory: Inventory, locations: dict[str, str] | None = None) -> Iterator[bytes]:
+    """The text of `inventory_json` in UTF-8, one chunk per type, each built only when asked for: the
+    structures of a large source, built all at once, would take several times the memory of the source."""
     locations = locations or {}
-    written: dict = {}  # leaves written once (they recur throughout a large source)
-    document = {
+    head = indented_json({
         "$generated": GENERATED_NOTE,
         "format": inventory.format,
         "sources": {
@@ -78,12 +79,11 @@ def inventory_pieces(inventory: Inventory, locations: dict[str, str] | None = No
                       **({"location": locations[root.id]} if root.id in locations else {})}
             for root in inventory.roots.values()
         },
-        # Written type by type: the structures of a large source, built all at once, would take several
-        # times the memory of the source itself.
-        "types": Streamed(
-            (key, {"digest": entry.digest,
-                   "structure": structure(inventory.graph(entry.source).types[entry.name].node, written)})
-            for key, entry in inventory.types.items()
-        ),
-    }
-    return indented_json_pieces(document, end="\n")
+    })
+    yield (head[:-len("\n}")] + ',\n  "types": ').encode("utf-8")  # the types, last, are written one by one
+    graphs = {graph.source: graph for graph in inventory.graphs}
+    written: dict = {}  # leaves written once (they recur throughout a large source)
+    yield from indented_members(
+        ((key, {"digest": entry.digest, "structure": structure(graphs[entry.source].types[entry.name].node, written)})
+         for key, entry in inventory.types.items()), depth=1)
+    yield b"\n}\n"

@@ -88,9 +88,12 @@ def root_locations(config: Config, graphs: list[TypeGraph]) -> dict[str, str]:
                 location = _model_location(config, source, root_id.partition(":")[2])
             else:
                 file, _, pointer = graph.locations.get(root.type_key, "").partition("#")
-                if file not in texts:
-                    texts[file], members[file] = _read(config.project_root / file), {}
-                line = pointer_line(texts[file], pointer, members[file]) if texts[file] is not None else None
+                if not pointer:  # the whole document: its first line, without reading a large file again
+                    line = 1 if file and (config.project_root / file).is_file() else None
+                else:
+                    if file not in texts:
+                        texts[file], members[file] = _read(config.project_root / file), {}
+                    line = pointer_line(texts[file], pointer, members[file]) if texts[file] is not None else None
                 location = f"{file}:{line}" if line else file
             if location:
                 found[root_id] = location

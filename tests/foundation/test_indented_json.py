@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from govern.model.canonical import Rendered, Streamed, indented_json
+from govern.model.canonical import Rendered, indented_json, indented_members
 
 PROFILE = settings.get_profile("foundation")
 
@@ -40,11 +40,16 @@ def test_unserializable_values_are_refused_like_the_standard_library():
 
 
 @settings(PROFILE)
-@given(entries=st.dictionaries(st.text(max_size=5), values, max_size=4), nested=st.booleans())
-def test_a_streamed_object_is_written_like_the_object_itself(entries, nested):
-    streamed = Streamed(iter(list(entries.items())))
-    expected = json.dumps({"outer": entries} if nested else entries, indent=2, ensure_ascii=False)
-    assert indented_json({"outer": streamed} if nested else streamed) == expected
+@given(entries=st.dictionaries(st.text(max_size=5), values, max_size=4), depth=st.integers(0, 3))
+def test_an_object_written_member_by_member_is_written_like_the_object_itself(entries, depth):
+    nested: dict = entries
+    for _ in range(depth):
+        nested = {"outer": nested}
+    expected = json.dumps(nested, indent=2, ensure_ascii=False)
+    members = b"".join(indented_members(iter(list(entries.items())), depth)).decode("utf-8")
+    prefix = "".join('{\n' + "  " * (level + 1) + '"outer": ' for level in range(depth))
+    suffix = "".join("\n" + "  " * level + "}" for level in reversed(range(depth)))
+    assert prefix + members + suffix == expected
 
 
 @settings(PROFILE)

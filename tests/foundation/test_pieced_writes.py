@@ -11,10 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import govern.fsio
-from govern.fsio import atomic_write_many, holds_text
+from govern.fsio import atomic_write_many, encoded_pieces, holds_bytes
 
 PROFILE = settings.get_profile("foundation")
 texts = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=12)
+
+
+def holds_text(path, text) -> bool:
+    return holds_bytes(path, encoded_pieces(text))
 
 
 @pytest.fixture(autouse=True)

@@ -91,3 +91,24 @@ def test_a_retired_root_keeps_its_history_ending_in_its_tombstone(tmp_path) -> N
     chinese = project.path("schemas/catalog.zh.md").read_text(encoding="utf-8")
     assert section(chinese, "### `notes:B`").splitlines()[-1].endswith("版本升级，格式版本 –；已删除（墓碑）")
     assert project.verify().exit_code == 0, project.verify().output
+
+
+def test_the_catalog_pair_writes_each_declaration_once_and_streams_its_pieces(three_formats: Project,
+                                                                              monkeypatch) -> None:
+    """Both languages share each named type's declaration, links and described properties; the text comes
+    in pieces, one per named type, never joined whole."""
+    import govern.catalog.render as render
+    from govern.config import load_config
+    from govern.extract import current_inventory, generated_files
+
+    config = load_config(three_formats.root)
+    inventory = current_inventory(config)
+    calls: list[str] = []
+    monkeypatch.setattr(render, "declaration", lambda node: calls.append(node) or "x")
+    catalogs = [file for file in generated_files(config, inventory) if file.path.name.startswith("catalog")]
+    calls.clear()  # the format references' pages, made with the list of files
+    for file in catalogs:
+        assert file.text
+    assert len(calls) == len(inventory.types)
+    pieces = list(render.catalog_pieces(inventory, "en"))
+    assert len(pieces) > len(inventory.types) and "".join(pieces) == render.render_catalog(inventory, "en")
