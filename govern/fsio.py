@@ -169,12 +169,20 @@ def atomic_write_many(files: dict[Path, str | Sequence[str]]) -> None:
                     os.fsync(stream.fileno())
                 os.chmod(temporary, 0o644)
     except BaseException:
-        for temporary, _ in staged:
-            try:
-                os.unlink(temporary)
-            except FileNotFoundError:
-                pass
+        _discard(staged)
         raise
+    _rename_staged(staged)
+
+
+def _discard(staged: list[tuple[str, Path]]) -> None:
+    for temporary, _ in staged:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+
+
+def _rename_staged(staged: list[tuple[str, Path]]) -> None:
     for temporary, path in staged:
         with writing(path):
             os.replace(temporary, path)
@@ -232,15 +240,9 @@ def atomic_write_changed(files: Iterable[tuple[Path, Callable[[], Iterable[bytes
             if temporary is not None:
                 staged.append((temporary, path))
     except BaseException:
-        for temporary, _ in staged:
-            try:
-                os.unlink(temporary)
-            except FileNotFoundError:
-                pass
+        _discard(staged)
         raise
-    for temporary, path in staged:
-        with writing(path):
-            os.replace(temporary, path)
+    _rename_staged(staged)
     return [path for _, path in staged]
 
 
