@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag
@@ -201,7 +202,8 @@ class Converter:
         own_id = _own_id(schema, context.document.dialect)
         if own_id and not own_id.startswith("#"):
             context.base = urldefrag(urljoin(context.base, own_id))[0]  # an embedded resource: refs resolve here
-        rest = {key: value for key, value in schema.items() if key not in ANNOTATIONS}
+        rest = dict(schema) if ANNOTATIONS.isdisjoint(schema) else \
+            {key: value for key, value in schema.items() if key not in ANNOTATIONS}
         if self.annotations:
             # govern's own x-persistence- vocabulary is structure whatever the patterns say.
             rest = {key: value for key, value in rest.items() if key.startswith("x-persistence-")
@@ -681,12 +683,20 @@ def _refuse_unbound_attribution(union: Union, keyword: str, context: _Context) -
 
 
 def _without_excluded_keywords(rest: dict, declared: Any) -> dict:
-    types = {declared} if isinstance(declared, str) else set(declared) if isinstance(declared, list) and all(
-        isinstance(name, str) for name in declared) else set()
-    excluded = [keywords for admitting, keywords in TYPE_SPECIFIC_KEYWORDS if types and not admitting & types]
-    if not excluded:
-        return rest  # no `type`, or a malformed one that `_typed` refuses
-    return {key: value for key, value in rest.items() if not any(key in keywords for keywords in excluded)}
+    excluded = _excluded_keywords(declared if isinstance(declared, str) else tuple(declared)
+                                  if isinstance(declared, list) and all(isinstance(name, str) for name in declared)
+                                  else ())
+    if excluded.isdisjoint(rest):
+        return rest  # nothing to drop (the usual case), no `type`, or a malformed one that `_typed` refuses
+    return {key: value for key, value in rest.items() if key not in excluded}
+
+
+@lru_cache(maxsize=256)
+def _excluded_keywords(declared: str | tuple[str, ...]) -> frozenset[str]:
+    """The keywords that apply to no value of the declared type or types."""
+    types = {declared} if isinstance(declared, str) else set(declared)
+    return frozenset().union(*(keywords for admitting, keywords in TYPE_SPECIFIC_KEYWORDS
+                               if types and not admitting & types))
 
 
 def _shape(value: Any) -> Any:

@@ -32,6 +32,9 @@ DIALECTS = {
 _OPENAPI_31_DATED_DIALECT = re.compile(r"^spec\.openapis\.org/oas/3\.1/dialect/\d{4}-\d{2}-\d{2}$")
 OPENAPI_30 = "openapi-3.0"
 
+# Characters urllib removes from anywhere in a URL before splitting it.
+_URL_BYTES_REMOVED = frozenset("\t\r\n")
+
 # Keywords whose values are data, not schemas: never searched for `$id` or `$anchor`.
 _DATA_KEYWORDS = frozenset({"enum", "const", "examples", "example", "default"})
 
@@ -96,6 +99,7 @@ class SchemaSet:
         # The same reference string under the same base recurs constantly ("#/$defs/Thread"): resolve once.
         self._resolved: dict[tuple[str, str], Target] = {}
         self._folder_ids: dict[str, dict[str, Path]] = {}
+        self._resources_of_bases: dict[str, str] = {}
 
     def label_for(self, path: Path) -> str:
         resolved = path.resolve()
@@ -184,8 +188,13 @@ class SchemaSet:
         return cached
 
     def _resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:
-        target_uri = urljoin(base, reference)
-        resource_uri, fragment = urldefrag(target_uri)
+        if reference.startswith("#") and not _URL_BYTES_REMOVED.intersection(reference):
+            # The usual reference, a fragment of the base's own resource: urljoin and urldefrag would parse the
+            # same base again for each one; the fragment is the text after "#" as they would leave it.
+            resource_uri, fragment = self._resource_of(base), reference[1:]
+        else:
+            target_uri = urljoin(base, reference)
+            resource_uri, fragment = urldefrag(target_uri)
         fragment = unquote(fragment)
         entry = self.resources.get(resource_uri) or self._load_sibling(resource_uri, referrer, referrer_pointer,
                                                                        reference)
@@ -199,6 +208,13 @@ class SchemaSet:
             pointer = resource_pointer + fragment
         schema, target_base = self._walk(document, pointer, reference, referrer, referrer_pointer)
         return Target(document=document, pointer=pointer, base=target_base, schema=schema)
+
+    def _resource_of(self, base: str) -> str:
+        """The resource part of `base` as urldefrag makes it of any `base#fragment`, parsed once per base."""
+        resource = self._resources_of_bases.get(base)
+        if resource is None:
+            resource = self._resources_of_bases[base] = urldefrag(urljoin(base, "#"))[0]
+        return resource
 
     def _walk(self, document: Document, pointer: str, reference: str, referrer: Document,
               referrer_pointer: str) -> tuple[Any, str]:

@@ -7,6 +7,8 @@ import json
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import govern.sources.jsonschema as jsonschema
 from govern.sources.load import load_spec
@@ -115,3 +117,24 @@ def test_a_document_is_walked_for_identifiers_only_when_it_holds_one(dialect, de
     elif walked:
         assert schemas.resources["https://example.com/inner.json"] == (document, "/properties/a/properties/c")
     assert "https://example.com/data.json" not in schemas.resources  # a value inside enum is data
+
+
+_URI_PARTS = st.sampled_from(["file:///a/b.json", "https://x.org/s", "https://x.org/s?", "https://x.org/s?q=1",
+                              "urn:example:thing", "http://a/b/../c", "file:///a%20b/c.json", "", "x.json",
+                              "http://h:80/p;params", "HTTP://H/", "//host/p", "a b", " https://x", "#", "?", "/"])
+
+
+@settings(settings.get_profile("foundation"))
+@given(st.lists(_URI_PARTS, min_size=1, max_size=3).map("".join), st.text(max_size=8))
+def test_a_fragment_reference_resolves_to_the_resource_urllib_names(base, fragment):
+    from urllib.parse import urldefrag
+
+    from govern.sources.refs import SchemaSet, _URL_BYTES_REMOVED, urljoin
+
+    reference = "#" + fragment
+    try:
+        expected = urldefrag(urljoin(base, reference))
+    except ValueError:
+        return  # urllib refuses the base: the reference is refused either way
+    if _URL_BYTES_REMOVED.isdisjoint(reference):
+        assert (SchemaSet()._resource_of(base), fragment) == tuple(expected)
