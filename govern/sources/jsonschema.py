@@ -177,10 +177,40 @@ class Converter:
             known = self._leaves.get(key)
             if known is not None and context.depth <= MAX_DEPTH:
                 return known
+        return self._convert_new(schema, context, key)
+
+    def convert_child(self, schema: Any, parent: _Context, *tokens: str | int) -> Node:
+        """`convert(schema, parent.child(*tokens))`; the child's context is made only when the schema is neither
+        a leaf converted before nor a plain reference to a target resolved before (most subschemas are one or
+        the other)."""
+        if schema.__class__ is not dict or parent.depth >= MAX_DEPTH:
+            return self.convert(schema, parent.child(*tokens))
+        if len(schema) == 1 and not self.annotations:
+            reference = schema.get("$ref")
+            if reference.__class__ is str:
+                target = self.schemas.known(reference, parent.base)
+                if target is not None:
+                    return self._reference(target, parent.depth + 1)
+        key = _leaf_key(schema, parent.document.dialect)
+        if key is not None:
+            known = self._leaves.get(key)
+            if known is not None:
+                return known
+        return self._convert_new(schema, parent.child(*tokens), key)
+
+    def _convert_new(self, schema: Any, context: _Context, key: tuple | None) -> Node:
         node = self._convert(schema, context)
         if key is not None:
             self._leaves[key] = node
         return node
+
+    def _reference(self, target: Target, depth: int) -> Ref:
+        """The one reference node to a target, registered as a named type."""
+        location = self.named(target, depth)
+        ref = self._refs.get(location)
+        if ref is None:
+            ref = self._refs[location] = Ref(location)
+        return ref
 
     def _convert(self, schema: Any, context: _Context) -> Node:
         if context.depth > MAX_DEPTH:
@@ -236,11 +266,7 @@ class Converter:
                 reference = "#"
             target = self.schemas.known(reference, context.base) or \
                 self.schemas.resolve(reference, context.base, context.document, context.pointer)
-            location = self.named(target, context.depth)
-            ref = self._refs.get(location)
-            if ref is None:
-                ref = self._refs[location] = Ref(location)
-            parts.append(ref)
+            parts.append(self._reference(target, context.depth))
 
         nullable = rest.pop("nullable", False) if self.openapi else False
         discriminator = self._take_discriminator(rest)
@@ -253,7 +279,7 @@ class Converter:
 
         if "allOf" in rest:
             for position, operand in enumerate(self._schema_list(rest.pop("allOf"), "allOf", context)):
-                parts.append(self.convert(operand, context.child("allOf", position)))
+                parts.append(self.convert_child(operand, context, "allOf", position))
         unions: list[Union] = []
         keywords: list[str] = []
         for keyword, exclusive in (("anyOf", False), ("oneOf", True)):
@@ -398,7 +424,7 @@ class Converter:
                                                                 hint="mark a qualified kind with true, or remove it")
                 qualified = True
                 alternative = {k: v for k, v in alternative.items() if k != ATTRIBUTION}
-            alternatives.append(Alternative(self.convert(alternative, context.child(keyword, position)), qualified))
+            alternatives.append(Alternative(self.convert_child(alternative, context, keyword, position), qualified))
         return Union(tuple(alternatives), exclusive=exclusive, keyword=keyword)
 
     def _values(self, rest: dict, context: _Context) -> Node | None:
@@ -475,18 +501,19 @@ class Converter:
         properties = []
         for name in sorted(properties_schema):
             sub = properties_schema[name]
-            child = context.child("properties", name)
             reserved = False
             if isinstance(sub, dict) and RESERVED in sub:
-                reserved = self._reserved(sub, name in required_names, child)
+                reserved = self._reserved(sub, name in required_names, context.child("properties", name))
                 node: Node = NEVER
-            else:
-                if isinstance(sub, dict) and SOURCE_POLICY in sub and self.source_policy is not None:
-                    self._check_binding(properties_schema, child)
+            elif isinstance(sub, dict) and SOURCE_POLICY in sub and self.source_policy is not None:
+                child = context.child("properties", name)
+                self._check_binding(properties_schema, child)
                 node = self.convert(sub, child)
-                if self.source_policy is not None and name not in required_names and \
-                        (isinstance(node, Never) or _forbids_every_value(sub)):
-                    continue  # like `name?: never`, an unmarked optional never property is as good as undeclared
+            else:
+                node = self.convert_child(sub, context, "properties", name)
+            if not reserved and self.source_policy is not None and name not in required_names and \
+                    (isinstance(node, Never) or _forbids_every_value(sub)):
+                continue  # like `name?: never`, an unmarked optional never property is as good as undeclared
             description = sub.get("description") if isinstance(sub, dict) else None
             properties.append(Property(name, node, name in required_names, reserved,
                                        description if isinstance(description, str) else None))
@@ -500,7 +527,7 @@ class Converter:
         pattern_nodes = tuple((pattern, self.convert(patterns[pattern], context.child("patternProperties", pattern)))
                               for pattern in sorted(patterns))
         additional_schema = rest.pop("additionalProperties", True)
-        additional = self.convert(additional_schema, context.child("additionalProperties"))
+        additional = self.convert_child(additional_schema, context, "additionalProperties")
         if "unevaluatedProperties" in rest and not context.composes:
             # Without composition, unevaluated names are exactly the undeclared ones.
             unevaluated = self.convert(rest.pop("unevaluatedProperties"), context.child("unevaluatedProperties"))
@@ -582,12 +609,12 @@ class Converter:
             if not isinstance(prefix, list):
                 raise context.fail("prefixItems must be an array of schemas")
             if not prefix:  # no positions of its own: every item is checked by the tail alone
-                return Array(OPEN if items is None else self.convert(items, context.child("items")), constraints)
+                return Array(OPEN if items is None else self.convert_child(items, context, "items"), constraints)
             nodes = tuple(self.convert(item, context.child("prefixItems", position))
                           for position, item in enumerate(prefix))
-            rest_node = OPEN if items is None else self.convert(items, context.child("items"))
+            rest_node = OPEN if items is None else self.convert_child(items, context, "items")
             return Tuple(nodes, rest_node, constraints)
-        return Array(OPEN if items is None else self.convert(items, context.child("items")), constraints)
+        return Array(OPEN if items is None else self.convert_child(items, context, "items"), constraints)
 
 
 # Keywords the conversion drops without looking at them, so they take no part in a leaf's identity.

@@ -138,3 +138,23 @@ def test_a_fragment_reference_resolves_to_the_resource_urllib_names(base, fragme
         return  # urllib refuses the base: the reference is refused either way
     if _URL_BYTES_REMOVED.isdisjoint(reference):
         assert (SchemaSet()._resource_of(base), fragment) == tuple(expected)
+
+
+def test_known_leaves_and_references_need_no_context_of_their_own(tmp_path, monkeypatch):
+    # A context (where a schema stands, for messages and references) is made for each subschema converted
+    # anew; a leaf converted before and a reference resolved before are taken as they are.
+    made = Counter()
+    original = jsonschema._Context.__init__
+
+    def counting(self, *args, **kwargs):
+        made["context"] += 1
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(jsonschema._Context, "__init__", counting)
+    properties = {f"p{index}": {"$ref": "#/$defs/A"} if index % 2 else {"type": "string", "maxLength": 9}
+                  for index in range(200)}
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                "properties": properties, "$defs": {"A": {"type": "array", "items": {"type": "string"}}}}
+    graph = _load(tmp_path, document)
+    assert len(graph.types[graph.roots["spec:spec"].type_key].node.properties) == 200
+    assert made["context"] < 20
