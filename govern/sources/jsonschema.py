@@ -129,6 +129,8 @@ class Converter:
     _registered: set[str] = field(default_factory=set)
     # Schemas without subschemas, by content (see _leaf_key): converted once, their node shared.
     _leaves: dict[tuple, Node] = field(default_factory=dict)
+    # Subschemas with subschemas but without references, by content (see _content_key): converted once.
+    _subschemas: dict[tuple, Node] = field(default_factory=dict)
     # One reference node per target location, all of them made here: finish_graph names them in place.
     _refs: dict[str, Ref] = field(default_factory=dict)
 
@@ -191,12 +193,24 @@ class Converter:
                 target = self.schemas.known(reference, parent.base)
                 if target is not None:
                     return self._reference(target, parent.depth + 1)
-        key = _leaf_key(schema, parent.document.dialect)
+        dialect = parent.document.dialect
+        key = _leaf_key(schema, dialect)
         if key is not None:
             known = self._leaves.get(key)
             if known is not None:
                 return known
-        return self._convert_new(schema, parent.child(*tokens), key)
+            return self._convert_new(schema, parent.child(*tokens), key)
+        content = _content_key(schema, dialect)
+        if content is None:
+            return self._convert(schema, parent.child(*tokens))
+        # A repeated subschema with subschemas of its own ({"type": "array", "items": {"type": "string"}}) is
+        # converted once too, unless it might nest deeper than the limit where it stands now.
+        known_node = self._subschemas.get(content)
+        if known_node is not None and parent.depth + content[2] < MAX_DEPTH:
+            return known_node
+        node = self._convert(schema, parent.child(*tokens))
+        self._subschemas[content] = node
+        return node
 
     def _convert_new(self, schema: Any, context: _Context, key: tuple | None) -> Node:
         node = self._convert(schema, context)
@@ -644,6 +658,39 @@ def _leaf_key(schema: dict, dialect: str) -> tuple | None:
             value = tuple([(item.__class__, item) for item in value])
         key.append((name, kind, value))
     return tuple(key)
+
+
+# Keywords through which a conversion depends on where its schema stands (the base URI that references and
+# discriminator mappings resolve against; the object a source policy binds on), as a compact serialization
+# writes them.
+_PLACED_KEYWORDS = tuple(f'"{keyword}":'.encode() for keyword in (
+    "$ref", "$dynamicRef", "$recursiveRef", "discriminator", DISCRIMINATOR, SOURCE_POLICY))
+
+
+def _content_key(schema: dict, dialect: str) -> tuple | None:
+    """What the conversion of a schema depends on when no keyword of it or of its subschemas depends on where it
+    stands: the dialect and its whole text (a compact serialization keeps every key, value and JSON type),
+    with the number of objects in it, which bounds how deep it nests. None for any other schema."""
+    dumps = _compact_serializer()
+    if dumps is None:
+        return None  # pragma: no cover - orjson is a declared dependency
+    try:
+        text = dumps(schema)
+    except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits
+        return None
+    for keyword in _PLACED_KEYWORDS:
+        if keyword in text:
+            return None
+    return (dialect, text, text.count(b"{"))
+
+
+@lru_cache(maxsize=1)
+def _compact_serializer():
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - a declared dependency; subschemas are then converted each time
+        return None
+    return orjson.dumps
 
 
 def _modern_bounds(taken: dict, context: _Context) -> dict:

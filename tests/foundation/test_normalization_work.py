@@ -158,3 +158,63 @@ def test_known_leaves_and_references_need_no_context_of_their_own(tmp_path, monk
     graph = _load(tmp_path, document)
     assert len(graph.types[graph.roots["spec:spec"].type_key].node.properties) == 200
     assert made["context"] < 20
+
+
+def _counting_conversions(monkeypatch) -> Counter:
+    calls: Counter = Counter()
+    original = jsonschema.Converter._convert
+
+    def counting(self, schema, context):
+        if isinstance(schema, dict) and schema.get("type") == "array":
+            calls["array"] += 1
+        return original(self, schema, context)
+
+    monkeypatch.setattr(jsonschema.Converter, "_convert", counting)
+    return calls
+
+
+def test_a_repeated_subschema_with_subschemas_is_converted_once(tmp_path, monkeypatch):
+    calls = _counting_conversions(monkeypatch)
+    labels = {"type": "array", "items": {"type": "string", "description": "a label"}, "maxItems": 20}
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                "properties": {f"p{index}": dict(labels) for index in range(50)}}
+    graph = _load(tmp_path, document)
+    nodes = {id(prop.node) for prop in graph.types[graph.roots["spec:spec"].type_key].node.properties}
+    assert calls["array"] == 1
+    assert len(nodes) == 1
+
+
+def test_subschemas_whose_meaning_depends_on_their_place_are_converted_in_place(tmp_path, monkeypatch):
+    # The same text refers to different types inside two resources with their own base URIs.
+    calls = _counting_conversions(monkeypatch)
+    listing = {"type": "array", "items": {"$ref": "#/$defs/Item"}}
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {
+        "a": {"$id": "https://example.com/a.json", "type": "object", "properties": {"list": listing},
+              "$defs": {"Item": {"type": "string"}}},
+        "b": {"$id": "https://example.com/b.json", "type": "object", "properties": {"list": listing},
+              "$defs": {"Item": {"type": "integer"}}}}}
+    graph = _load(tmp_path, document)
+    assert calls["array"] == 2
+    root = graph.types[graph.roots["spec:spec"].type_key].node
+    targets = {graph.types[prop.node.properties[0].node.items.target].node.type for prop in root.properties}
+    assert targets == {"string", "integer"}
+
+
+def test_a_repeated_subschema_is_still_refused_where_it_nests_too_deeply():
+    # Named types reached by reference are converted at the depth of their referrer, so one text can stand
+    # both where it fits and where its innermost schema passes the limit.
+    from govern.errors import InputError
+    from govern.sources.refs import SchemaSet
+
+    inner = {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}
+    schemas = SchemaSet()
+    document = schemas.add_document({"properties": {"a": inner}}, "doc.json", None, "https://example.com/doc.json")
+    converter = jsonschema.Converter(schemas)
+    shallow = jsonschema._Context(document, "", document.uri, 0)
+    assert converter.convert_child(inner, shallow, "a").kind == "array"
+    fits = jsonschema._Context(document, "", document.uri, jsonschema.MAX_DEPTH - 3)
+    assert converter.convert_child(inner, fits, "a").kind == "array"
+    deep = jsonschema._Context(document, "", document.uri, jsonschema.MAX_DEPTH - 2)
+    with pytest.raises(InputError) as caught:
+        converter.convert_child(inner, deep, "a")
+    assert f"nests deeper than {jsonschema.MAX_DEPTH} schema levels" in caught.value.problems[0].reason
