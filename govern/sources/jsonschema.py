@@ -186,6 +186,8 @@ class Converter:
         a leaf converted before nor a plain reference to a target resolved before (most subschemas are one or
         the other)."""
         if schema.__class__ is not dict or parent.depth >= MAX_DEPTH:
+            if parent.depth < MAX_DEPTH and (schema is True or schema is False):
+                return OPEN if schema else NEVER
             return self.convert(schema, parent.child(*tokens))
         if len(schema) == 1 and not self.annotations:
             reference = schema.get("$ref")
@@ -312,7 +314,7 @@ class Converter:
                 _refuse_unbound_attribution(union, keyword, context)
             parts.append(_normalized_union(union))
         # Composed schemas that assert nothing (`allOf [{}]`) evaluate no property either.
-        context.composes = any(part != OPEN for part in parts)
+        context.composes = any(part.__class__ is not Opaque or part != OPEN for part in parts)
         parts.extend(self._applicators(rest, context))
 
         value_part = self._values(rest, context)
@@ -513,27 +515,31 @@ class Converter:
             raise context.fail("required must be an array of property names")
         required_names = set(required)
         properties = []
+        source_policy = self.source_policy
         for name in sorted(properties_schema):
             sub = properties_schema[name]
+            is_schema_object = isinstance(sub, dict)
+            is_required = name in required_names
             reserved = False
-            if isinstance(sub, dict) and RESERVED in sub:
-                reserved = self._reserved(sub, name in required_names, context.child("properties", name))
+            if is_schema_object and RESERVED in sub:
+                reserved = self._reserved(sub, is_required, context.child("properties", name))
                 node: Node = NEVER
-            elif isinstance(sub, dict) and SOURCE_POLICY in sub and self.source_policy is not None:
+            elif is_schema_object and SOURCE_POLICY in sub and source_policy is not None:
                 child = context.child("properties", name)
                 self._check_binding(properties_schema, child)
                 node = self.convert(sub, child)
             else:
                 node = self.convert_child(sub, context, "properties", name)
-            if not reserved and self.source_policy is not None and name not in required_names and \
+            if not reserved and source_policy is not None and not is_required and \
                     (isinstance(node, Never) or _forbids_every_value(sub)):
                 continue  # like `name?: never`, an unmarked optional never property is as good as undeclared
-            description = sub.get("description") if isinstance(sub, dict) else None
-            properties.append(Property(name, node, name in required_names, reserved,
+            description = sub.get("description") if is_schema_object else None
+            properties.append(Property(name, node, is_required, reserved,
                                        description if isinstance(description, str) else None))
-        for name in sorted(required_names - set(properties_schema)):
-            properties.append(Property(name, OPEN, True))
-        properties.sort(key=lambda prop: prop.name)
+        undeclared_required = required_names.difference(properties_schema)
+        if undeclared_required:  # else the properties are in name order already
+            properties.extend(Property(name, OPEN, True) for name in undeclared_required)
+            properties.sort(key=lambda prop: prop.name)
 
         patterns = rest.pop("patternProperties", {})
         if not isinstance(patterns, dict):
@@ -838,7 +844,7 @@ def _distinct(items) -> list:
 
 def _all_of(nodes: list[Node]) -> Node:
     """The conjunction of nodes, each asserted once (`allOf [A, A]` is A); `true` asserts nothing."""
-    distinct = _distinct(node for node in nodes if node != OPEN)
+    distinct = _distinct(node for node in nodes if node.__class__ is not Opaque or node != OPEN)
     if not distinct:
         return OPEN
     return distinct[0] if len(distinct) == 1 else Intersection(tuple(distinct))
