@@ -137,19 +137,30 @@ def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_gra
             continue
         old = _Root(*old_roots.get(result.root, (None, None)))
         new = _Root(*new_roots.get(result.root, (None, None)))
+        searched: dict[tuple[str, str, bool], Witness | None] = {}
         for index, change in enumerate(result.changes):
-            entry = _search_change(result, change, old, new, budget_ms / 1000.0)
+            entry = _search_change(result, change, old, new, budget_ms / 1000.0, searched)
             if entry is not None:
                 found[(result.root, index)] = entry
     return WitnessReport(found)
 
 
-def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, budget: float) -> ChangeWitness | None:
+def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, budget: float,
+                   searched: dict[tuple[str, str, bool], Witness | None]) -> ChangeWitness | None:
+    """`searched`: the outcomes of this root's searches so far. A search depends on the change only through its
+    location (several changes at one place, such as operands added and removed there, search alike), so
+    each location, direction and depth is searched once."""
+    def search(direction: str, deep: bool = True) -> Witness | None:
+        key = (change.path, direction, deep)
+        if key not in searched:
+            searched[key] = search_direction(change, direction, old, new, budget, deep)
+        return searched[key]
+
     if change.decision == VERSION_BUMP:
         if not change.breaks:
             return ChangeWitness(result.root, change, NO_DIRECTION)
         for direction in change.breaks:
-            witness = search_direction(change, direction, old, new, budget)
+            witness = search(direction)
             if witness is not None:
                 return ChangeWitness(result.root, change, FOUND, witness)
         return ChangeWitness(result.root, change, EXHAUSTED)
@@ -160,7 +171,7 @@ def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, bud
             if direction in EXCUSED.get(change.rule, ()):
                 continue
             # Targeted candidates only: a same-version change's search always runs to its end, so it stays short.
-            witness = search_direction(change, direction, old, new, budget, deep=False)
+            witness = search(direction, deep=False)
             if witness is not None:
                 return ChangeWitness(result.root, change, UNSOUND, witness)
         return ChangeWitness(result.root, change, HELD)

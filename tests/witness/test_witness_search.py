@@ -73,3 +73,28 @@ def test_a_witness_deep_inside_replaced_operands(tmp_path):
     assert found["operand-added"].document == {"a": {"b": {"c": {"d": 6}}}}
     assert found["operand-added"].direction == "old-data-new-readers"
     assert found["operand-added"].at == "/a/b/c/d"
+
+
+def test_changes_at_one_location_share_one_search_per_direction(tmp_path, monkeypatch):
+    # Both operands replaced: two operands removed and two added at /allOf, which search alike.
+    import govern.witness.search as search
+
+    old, new = _graphs(tmp_path, _nested(10, 8), _nested(5, 20))
+    results = classify([old], [new])
+    assert sorted(change.kind for change in results[0].changes) == ["operand-added", "operand-added",
+                                                                    "operand-removed", "operand-removed"]
+    directions: list[str] = []
+    original = search.search_direction
+
+    def counted(change, direction, *args, **kwargs):
+        directions.append(direction)
+        return original(change, direction, *args, **kwargs)
+
+    monkeypatch.setattr(search, "search_direction", counted)
+    report = find_witnesses(results, [old], [new], budget_ms=TEST_BUDGET_MS)
+    assert sorted(directions) == ["new-data-old-readers", "old-data-new-readers"]
+    by_kind: dict[str, list] = {}
+    for entry in report.by_change.values():
+        by_kind.setdefault(entry.change.kind, []).append(entry.witness)
+    assert by_kind["operand-added"][0] == by_kind["operand-added"][1] is not None
+    assert by_kind["operand-added"][0].document == {"a": {"b": {"c": {"d": 6}}}}
