@@ -6,7 +6,10 @@ Schema adapter reproduces every node, so normalization reproduces the declared d
 2020-12 validator accepts exactly the documents the source accepts. For that, two forms of the model are
 written the way sources write them: keywords without `type` (the model's alternative `{"not-type": T}`),
 and `unevaluatedProperties`/`unevaluatedItems` beside a composition, where they see what every operand
-evaluates. An open tail (`items: true`) is left out, since it would count as evaluating every item.
+evaluates. An open content model or tail (`additionalProperties: true`, `items: true`) is left out, since it
+would count as evaluating every name or item; where a source wrote one that an unevaluated* sees, the model
+holds it as that very constraint and it is written back as such. A required name the object does not
+declare is written in `required` alone, without a `properties` entry that would evaluate it.
 """
 
 from __future__ import annotations
@@ -57,13 +60,18 @@ def export_node(node: Node) -> Any:
         for prop in node.properties:
             schema["properties"][prop.name] = {"not": {}, RESERVED: True} if prop.reserved else export_node(prop.node)
         required = [prop.name for prop in node.properties if prop.required]
+        constraints = node.constraints
+        undeclared = dict(constraints).get("required")
+        if undeclared is not None:  # required names the object does not declare (see the adapter)
+            required = sorted(set(required) | set(json.loads(undeclared)))
+            constraints = tuple(pair for pair in constraints if pair[0] != "required")
         if required:
             schema["required"] = required
         if node.pattern_properties:
             schema["patternProperties"] = {pattern: export_node(child) for pattern, child in node.pattern_properties}
         if not (isinstance(node.additional, Opaque) and not node.additional.constraints):
             schema["additionalProperties"] = export_node(node.additional)
-        return _with_constraints(schema, node.constraints)
+        return _with_constraints(schema, constraints)
     if isinstance(node, Map):
         return _with_constraints({"type": "object", "additionalProperties": export_node(node.values)}, node.constraints)
     if isinstance(node, Array):
@@ -132,12 +140,22 @@ def _composition(node: Intersection) -> dict:
     schema's own keywords, which stood beside the composition and saw what every operand evaluates: they go
     back beside it, where they read back to the same operand and validate as in the source."""
     operands = [export_node(operand) for operand in node.operands]
+    # An operand that composes others keeps its own unevaluated* beside its own composition; any other
+    # operand holding one is the schema's own keywords (the adapter reads an unevaluated* without
+    # composition as the content model it is).
     owners = [position for position, schema in enumerate(operands)
-              if isinstance(schema, dict) and any(keyword in schema for keyword in UNEVALUATED)]
-    if len(owners) != 1 or any(keyword in operands[owners[0]] for keyword in COMPOSITION_KEYWORDS):
+              if isinstance(schema, dict) and any(keyword in schema for keyword in UNEVALUATED)
+              and not any(keyword in schema for keyword in COMPOSITION_KEYWORDS)]
+    # Keywords without `type` of several types are one operand per type, each possibly holding its own.
+    own: dict = {}
+    for position in owners:
+        if not own.keys().isdisjoint(operands[position]):
+            return {"allOf": operands}
+        own.update(operands[position])
+    composed = [schema for position, schema in enumerate(operands) if position not in owners]
+    if not owners or not composed:
         return {"allOf": operands}
-    own = operands.pop(owners[0])
-    return {**own, "allOf": operands}
+    return {**own, "allOf": composed}
 
 
 def _with_constraints(schema: dict, constraints) -> dict:

@@ -50,6 +50,14 @@ APPLICATOR_KEYWORDS = ("not", "if", "then", "else", "contains", "propertyNames",
 _APPLICATORS = frozenset(APPLICATOR_KEYWORDS)
 # Keywords that compose other schemas with this one.
 _COMPOSITION = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf"})
+# Which unevaluated* keywords see what a schema evaluates (bits of _Context.sees). Where one does, keywords
+# that evaluate every property (`additionalProperties`) or every item (`items`) differ from their absence
+# even when they admit anything, so the adapter keeps them as the constraint `"additionalProperties": true`
+# or `"items": true`; where none does, they are the same as absent and leave no trace.
+SEEN_PROPERTIES = 1
+SEEN_ITEMS = 2
+# Applicators whose subschemas apply to the same instance location and whose evaluations unevaluated* sees.
+_EVALUATING_APPLICATORS = frozenset({"if-then-else", "then", "else", "dependentSchemas"})
 # Lower bounds whose zero admits every value: provably no constraint.
 ZERO_LOWER_BOUNDS = ("minLength", "minItems", "minProperties")
 # Keywords that constrain values of some JSON types only: beside a `type` admitting none of those types they
@@ -63,6 +71,8 @@ TYPE_SPECIFIC_KEYWORDS = (
 )
 # Dialects in which `$ref` replaces its schema object: every keyword beside it is ignored by validators.
 REF_OVERRIDES_SIBLINGS = frozenset({"draft-04", "draft-06", "draft-07", OPENAPI_30})
+# Dialects in which `dependencies` is a keyword: 2019-09 split it into dependentRequired and dependentSchemas.
+DEPENDENCIES_DIALECTS = frozenset({"draft-04", "draft-06", "draft-07"})
 PRIMITIVES = ("string", "integer", "number", "boolean", "null")
 _JSON_TYPES = {"string": str, "boolean": bool, "null": type(None), "object": dict, "array": list}
 _NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
@@ -81,16 +91,23 @@ class _Context:
     """Where a schema is being converted. The JSON pointer is built only when asked for (messages and
     named types need it, the conversion of ordinary subschemas does not), which keeps the hot path lean."""
 
-    __slots__ = ("document", "base", "depth", "composes", "binds_source", "_parent", "_tokens", "_pointer")
+    __slots__ = ("document", "base", "depth", "composes", "composes_items", "sees", "passes", "binds_source",
+                 "_parent", "_tokens", "_pointer")
 
     def __init__(self, document: Document, pointer: str | None, base: str, depth: int,
-                 parent: "_Context | None" = None, tokens: tuple = ()):
+                 parent: "_Context | None" = None, tokens: tuple = (), sees: int = 0):
         self.document = document
         self.base = base
         self.depth = depth
-        # Whether the schema here also composes others ($ref, allOf, anyOf, oneOf), in which case
-        # unevaluatedProperties sees their properties too and cannot be read as additionalProperties.
+        # Whether the schema here also composes others ($ref, allOf, anyOf, oneOf, if, dependentSchemas), in
+        # which case unevaluatedProperties sees their properties too and cannot be read as additionalProperties;
+        # for unevaluatedItems, `contains` evaluates items too.
         self.composes = False
+        self.composes_items = False
+        # Which unevaluated* keywords (SEEN_PROPERTIES, SEEN_ITEMS) of enclosing schemas at the same instance
+        # location see what this schema evaluates; `passes` adds this schema's own, for its subschemas there.
+        self.sees = sees
+        self.passes = sees
         # Whether the schema here is a source property its object may bind a policy on (x-persistence-source).
         self.binds_source = False
         self._parent = parent
@@ -104,7 +121,14 @@ class _Context:
         return self._pointer
 
     def child(self, *tokens: str | int) -> "_Context":
+        """A subschema applied to another instance location (a property, an item) or under `not`, whose
+        evaluations no enclosing unevaluated* keyword sees."""
         return _Context(self.document, None, self.base, self.depth + 1, self, tokens)
+
+    def beside(self, *tokens: str | int) -> "_Context":
+        """A subschema applied to the same instance location (allOf, anyOf, oneOf, if-then-else,
+        dependentSchemas): the unevaluated* keywords that see this schema's evaluations see its too."""
+        return _Context(self.document, None, self.base, self.depth + 1, self, tokens, self.passes)
 
     def fail(self, reason: str, hint: str | None = None) -> InputError:
         return InputError(Problem(self.document.label, f"at #{self.pointer}: {reason}", hint=hint))
@@ -125,8 +149,10 @@ class Converter:
     descriptions: dict[str, str] = field(default_factory=dict)
     preferred_names: dict[str, str] = field(default_factory=dict)
     notes: list[tuple[str, str, str]] = field(default_factory=list)  # see TypeGraph.notes
-    _pending: list[tuple[Target, _Context]] = field(default_factory=list)
+    _pending: list[tuple[Target, _Context, str]] = field(default_factory=list)
     _registered: set[str] = field(default_factory=set)
+    # Key -> location of the named types converted for a reference an unevaluated* sees (see `named`).
+    _variants: dict[str, str] = field(default_factory=dict)
     # Schemas without subschemas, by content (see _leaf_key): converted once, their node shared.
     _leaves: dict[tuple, Node] = field(default_factory=dict)
     # Subschemas with subschemas but without references, by content (see _content_key): converted once.
@@ -136,13 +162,20 @@ class Converter:
 
     # --- named types -------------------------------------------------------------------------------
 
-    def named(self, target: Target, depth: int = 0) -> str:
-        """Register the target as a named type (converted later, once) and return its location key."""
+    def named(self, target: Target, depth: int = 0, sees: int = 0) -> str:
+        """Register the target as a named type (converted later, once) and return its key: its location, or,
+        where unevaluated* keywords see what it evaluates and that may differ from what its conversion
+        elsewhere shows (`sees`), the key of a variant converted for them."""
         location = target.location
-        if location not in self._registered:
-            self._registered.add(location)
-            self._pending.append((target, _Context(target.document, target.pointer, target.base, depth)))
-        return location
+        key = location
+        if sees and _may_hide_evaluation(target.schema, sees):
+            key = f"{location}{_SEEN_BY}{sees}"
+            self._variants[key] = location
+        if key not in self._registered:
+            self._registered.add(key)
+            self._pending.append((target, _Context(target.document, target.pointer, target.base, depth, sees=sees),
+                                  key))
+        return key
 
     def named_at(self, document: Document, pointer: str) -> str:
         target = self.schemas.resolve("#" + pointer, document.uri, document, pointer) if pointer else Target(
@@ -151,11 +184,11 @@ class Converter:
 
     def run(self) -> None:
         while self._pending:
-            target, context = self._pending.pop()
+            target, context, key = self._pending.pop()
             schema = target.schema
             if isinstance(schema, dict) and isinstance(schema.get("description"), str):
-                self.descriptions[target.location] = schema["description"]
-            self.types[target.location] = self.convert(schema, context)
+                self.descriptions[key] = schema["description"]
+            self.types[key] = self.convert(schema, context)
 
     def register_definitions(self, document: Document) -> None:
         """Every `$defs`/`definitions` entry of a document is a named type, referenced or not."""
@@ -174,7 +207,7 @@ class Converter:
         # Most subschemas of a large source are a few leaves repeated thousands of times ({"type": "string"}):
         # each distinct one is converted once and its (immutable) node shared, which also lets digests and
         # renderings keyed by node reuse their work.
-        key = _leaf_key(schema, context.document.dialect) if schema.__class__ is dict else None
+        key = _leaf_key(schema, context.document.dialect) if schema.__class__ is dict and not context.sees else None
         if key is not None:
             known = self._leaves.get(key)
             if known is not None and context.depth <= MAX_DEPTH:
@@ -214,15 +247,23 @@ class Converter:
         self._subschemas[content] = node
         return node
 
+    def convert_beside(self, schema: Any, parent: _Context, *tokens: str | int) -> Node:
+        """`convert(schema, parent.beside(*tokens))`: a subschema at the parent's instance location. Where an
+        unevaluated* sees what it evaluates, its conversion depends on that, so no shared conversion serves."""
+        if not parent.passes:
+            return self.convert_child(schema, parent, *tokens)
+        return self._convert(schema, parent.beside(*tokens))
+
     def _convert_new(self, schema: Any, context: _Context, key: tuple | None) -> Node:
         node = self._convert(schema, context)
         if key is not None:
             self._leaves[key] = node
         return node
 
-    def _reference(self, target: Target, depth: int) -> Ref:
-        """The one reference node to a target, registered as a named type."""
-        location = self.named(target, depth)
+    def _reference(self, target: Target, depth: int, sees: int = 0) -> Ref:
+        """The one reference node to a target (or to its variant for the unevaluated* that see it, `sees`),
+        registered as a named type."""
+        location = self.named(target, depth, sees)
         ref = self._refs.get(location)
         if ref is None:
             ref = self._refs[location] = Ref(location)
@@ -264,11 +305,21 @@ class Converter:
                 self.notes.append((f"{context.document.label}#{context.pointer}", ", ".join(ignored),
                                    context.document.dialect))
                 rest = {key: value for key, value in rest.items() if key not in ignored}
+        if "dependencies" in rest and context.document.dialect in DEPENDENCIES_DIALECTS:
+            rest = _split_dependencies(rest, context)
         for bound in ZERO_LOWER_BOUNDS:
             if rest.get(bound) == 0 and not isinstance(rest[bound], bool):
                 del rest[bound]  # every string, array and object has at least zero of them
         if "type" in rest:
             rest = _without_excluded_keywords(rest, rest["type"])
+        if "unevaluatedProperties" in rest and "additionalProperties" in rest:
+            del rest["unevaluatedProperties"]  # additionalProperties evaluates every name it leaves over
+        if "unevaluatedItems" in rest and _evaluates_every_item(rest):
+            del rest["unevaluatedItems"]
+        if "unevaluatedProperties" in rest:
+            context.passes |= SEEN_PROPERTIES
+        if "unevaluatedItems" in rest:
+            context.passes |= SEEN_ITEMS
         parts: list[Node] = []
         context.composes = not _COMPOSITION.isdisjoint(rest)
 
@@ -282,7 +333,7 @@ class Converter:
                 reference = "#"
             target = self.schemas.known(reference, context.base) or \
                 self.schemas.resolve(reference, context.base, context.document, context.pointer)
-            parts.append(self._reference(target, context.depth))
+            parts.append(self._reference(target, context.depth, context.passes))
 
         nullable = rest.pop("nullable", False) if self.openapi else False
         discriminator = self._take_discriminator(rest)
@@ -295,7 +346,7 @@ class Converter:
 
         if "allOf" in rest:
             for position, operand in enumerate(self._schema_list(rest.pop("allOf"), "allOf", context)):
-                parts.append(self.convert_child(operand, context, "allOf", position))
+                parts.append(self.convert_beside(operand, context, "allOf", position))
         unions: list[Union] = []
         keywords: list[str] = []
         for keyword, exclusive in (("anyOf", False), ("oneOf", True)):
@@ -313,12 +364,25 @@ class Converter:
             if self.source_policy is not None and union.policy is None:
                 _refuse_unbound_attribution(union, keyword, context)
             parts.append(_normalized_union(union))
-        # Composed schemas that assert nothing (`allOf [{}]`) evaluate no property either.
-        context.composes = any(part.__class__ is not Opaque or part != OPEN for part in parts)
         parts.extend(self._applicators(rest, context))
+        # Composed schemas that assert nothing (`allOf [{}]`) evaluate no property either, nor does `not`.
+        context.composes = any(_may_evaluate(part, _EVALUATING_APPLICATORS) for part in parts)
+        context.composes_items = context.composes or any(_may_evaluate(part, {"contains"}) for part in parts)
 
         value_part = self._values(rest, context)
+        declared = rest.get("type")
+        if declared.__class__ is list and len(set(declared)) > 1:
+            # Beside a composition, unevaluated* keywords stay keywords of this schema (they see what the
+            # composition evaluates), not of the alternatives of its type list: they apply to their own type.
+            seeing = {key: rest.pop(key) for key in (("unevaluatedProperties",) if context.composes else ())
+                      + (("unevaluatedItems",) if context.composes_items else ()) if key in rest}
+            typeless = self._typed(seeing, context) if seeing else None
+            if typeless is not None:
+                parts.extend(typeless.operands if typeless.__class__ is Intersection else (typeless,))
         own = self._typed(rest, context)
+        if own.__class__ is Intersection:  # keywords without `type` of several types: one operand per type
+            parts.extend(own.operands)
+            own = None
         if value_part is not None:
             if own is None or _implied_by_values(own, value_part):
                 own = value_part
@@ -346,13 +410,13 @@ class Converter:
         if "not" in rest:
             found.append(Applicator("not", (self.convert(rest.pop("not"), context.child("not")),)))
         if "if" in rest:
-            branches = tuple(self.convert(rest.pop(keyword), context.child(keyword)) if keyword in rest else OPEN
+            branches = tuple(self.convert_beside(rest.pop(keyword), context, keyword) if keyword in rest else OPEN
                              for keyword in ("if", "then", "else"))
             found.append(Applicator("if-then-else", branches))
         else:
             for keyword in ("then", "else"):  # without `if` they have no effect; keep them so they still count
                 if keyword in rest:
-                    found.append(Applicator(keyword, (self.convert(rest.pop(keyword), context.child(keyword)),)))
+                    found.append(Applicator(keyword, (self.convert_beside(rest.pop(keyword), context, keyword),)))
         for keyword in ("contains", "propertyNames"):
             if keyword in rest:
                 found.append(Applicator(keyword, (self.convert(rest.pop(keyword), context.child(keyword)),)))
@@ -361,8 +425,11 @@ class Converter:
             if not isinstance(table, dict):
                 raise context.fail("dependentSchemas must be an object of schemas")
             names = tuple(sorted(table))
+            # Where the source wrote them, for messages (draft-07 `dependencies`, see _split_dependencies).
+            spelled = "dependencies" if context.document.dialect in DEPENDENCIES_DIALECTS \
+                and "dependencies" not in rest else "dependentSchemas"
             found.append(Applicator("dependentSchemas", tuple(
-                self.convert(table[name], context.child("dependentSchemas", name)) for name in names), names))
+                self.convert_beside(table[name], context, spelled, name) for name in names), names))
         return found
 
     def _take_discriminator(self, rest: dict) -> Any:
@@ -440,7 +507,7 @@ class Converter:
                                                                 hint="mark a qualified kind with true, or remove it")
                 qualified = True
                 alternative = {k: v for k, v in alternative.items() if k != ATTRIBUTION}
-            alternatives.append(Alternative(self.convert_child(alternative, context, keyword, position), qualified))
+            alternatives.append(Alternative(self.convert_beside(alternative, context, keyword, position), qualified))
         return Union(tuple(alternatives), exclusive=exclusive, keyword=keyword)
 
     def _values(self, rest: dict, context: _Context) -> Node | None:
@@ -468,14 +535,19 @@ class Converter:
     def _typed(self, rest: dict, context: _Context) -> Node | None:
         declared = rest.pop("type", None)
         if declared is None:
-            inferred = _inferred_type(rest)
-            if inferred is None:
+            # Keywords without `type` constrain only values of their type: each type they name is the union of
+            # its typed node and any value not of that type, and keywords of several types are the
+            # intersection of those unions (`{"minLength": 1, "minimum": 3}`: a string of at least one
+            # character, a number of at least 3, or any other value), as writing them apart in allOf is.
+            unions = []
+            for inferred in _inferred_types(rest):
+                node = self._single_type(inferred, rest, context)
+                if node in (Object((), OPEN), Array(OPEN), Primitive(inferred)):
+                    continue  # `{"properties": {}}` constrains nothing: the same as `{}`
+                unions.append(Union((Alternative(node), Alternative(Opaque(make_constraints({NOT_TYPE: inferred}))))))
+            if not unions:
                 return None
-            # Keywords without `type` constrain only values of that type; mark it so the digest differs.
-            node = self._single_type(inferred, rest, context)
-            if node in (Object((), OPEN), Array(OPEN), Primitive(inferred)):
-                return None  # `{"properties": {}}` constrains nothing: the same as `{}`
-            return Union((Alternative(node), Alternative(Opaque(make_constraints({NOT_TYPE: inferred})))))
+            return unions[0] if len(unions) == 1 else Intersection(tuple(unions))
         types = [declared] if isinstance(declared, str) else declared
         if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):
             raise context.fail("type must be a type name or a non-empty array of type names")
@@ -536,23 +608,34 @@ class Converter:
             description = sub.get("description") if is_schema_object else None
             properties.append(Property(name, node, is_required, reserved,
                                        description if isinstance(description, str) else None))
-        undeclared_required = required_names.difference(properties_schema)
-        if undeclared_required:  # else the properties are in name order already
-            properties.extend(Property(name, OPEN, True) for name in undeclared_required)
-            properties.sort(key=lambda prop: prop.name)
+        undeclared = sorted(required_names.difference(properties_schema))
 
         patterns = rest.pop("patternProperties", {})
         if not isinstance(patterns, dict):
             raise context.fail("patternProperties must be an object")
         pattern_nodes = tuple((pattern, self.convert(patterns[pattern], context.child("patternProperties", pattern)))
                               for pattern in sorted(patterns))
-        additional_schema = rest.pop("additionalProperties", True)
-        additional = self.convert_child(additional_schema, context, "additionalProperties")
+        evaluates_every_name = "additionalProperties" in rest
+        additional = self.convert_child(rest.pop("additionalProperties", True), context, "additionalProperties")
         if "unevaluatedProperties" in rest and not context.composes:
-            # Without composition, unevaluated names are exactly the undeclared ones.
-            unevaluated = self.convert(rest.pop("unevaluatedProperties"), context.child("unevaluatedProperties"))
-            additional = _all_of([additional, unevaluated])
+            # Without composition, unevaluated names are exactly the undeclared ones (and additionalProperties
+            # is absent: beside it, unevaluatedProperties sees no name and was dropped).
+            additional = self.convert_child(rest.pop("unevaluatedProperties"), context, "unevaluatedProperties")
+            evaluates_every_name = True
         taken = {key: rest.pop(key) for key in list(rest) if key in OBJECT_KEYWORDS}
+        if evaluates_every_name and additional == OPEN and context.sees & SEEN_PROPERTIES:
+            taken["additionalProperties"] = True  # evaluates every name, and an enclosing unevaluated* sees it
+        if undeclared:
+            if additional == OPEN and "additionalProperties" not in taken and "unevaluatedProperties" not in taken \
+                    and not context.sees & SEEN_PROPERTIES:
+                # Where the content model admits anything and no unevaluated* sees what is evaluated, a required
+                # name is a required property of any value (patterns apply to declared names too).
+                properties.extend(Property(name, OPEN, True) for name in undeclared)
+                properties.sort(key=lambda prop: prop.name)
+            else:
+                # The content model constrains it, or an unevaluated* sees it is not evaluated: declaring it
+                # would exempt it from the one and evaluate it for the other.
+                taken["required"] = undeclared
         constraints = make_constraints(taken)
         if not properties and not pattern_nodes and not isinstance(additional, (Opaque, Never)):
             return Map(additional, constraints)
@@ -623,18 +706,25 @@ class Converter:
             prefix, items = items, additional_items
         elif additional_items is not None:
             rest["additionalItems"] = additional_items  # meaningless without array-form items: keep verbatim
+        tail_keyword = "items"
+        if items is None and "unevaluatedItems" in rest and not context.composes_items:
+            # Without composition or `contains`, unevaluated items are exactly those after the positions (and
+            # there is no tail of their own: beside one, unevaluatedItems sees no item and was dropped).
+            items, tail_keyword = rest.pop("unevaluatedItems"), "unevaluatedItems"
         taken = {key: rest.pop(key) for key in list(rest) if key in ARRAY_KEYWORDS}
+        tail = OPEN if items is None else self.convert_child(items, context, tail_keyword)
+        if items is not None and tail == OPEN and context.sees & SEEN_ITEMS:
+            taken["items"] = True  # evaluates every item, and an enclosing unevaluated* sees it
         constraints = make_constraints(taken)
         if prefix is not None:
             if not isinstance(prefix, list):
                 raise context.fail("prefixItems must be an array of schemas")
-            if not prefix:  # no positions of its own: every item is checked by the tail alone
-                return Array(OPEN if items is None else self.convert_child(items, context, "items"), constraints)
-            nodes = tuple(self.convert(item, context.child("prefixItems", position))
-                          for position, item in enumerate(prefix))
-            rest_node = OPEN if items is None else self.convert_child(items, context, "items")
-            return Tuple(nodes, rest_node, constraints)
-        return Array(OPEN if items is None else self.convert_child(items, context, "items"), constraints)
+            if prefix:
+                nodes = tuple(self.convert(item, context.child("prefixItems", position))
+                              for position, item in enumerate(prefix))
+                return Tuple(nodes, tail, constraints)
+            # no positions of its own: every item is checked by the tail alone
+        return Array(tail, constraints)
 
 
 # Keywords the conversion drops without looking at them, so they take no part in a leaf's identity.
@@ -712,12 +802,85 @@ def _modern_bounds(taken: dict, context: _Context) -> dict:
     return taken
 
 
-def _inferred_type(rest: dict) -> str | None:
-    for name, keywords in (("object", OBJECT_KEYWORDS), ("array", ARRAY_KEYWORDS), ("string", STRING_KEYWORDS),
-                           ("number", NUMBER_KEYWORDS)):
-        if not keywords.isdisjoint(rest):
-            return name
-    return None
+def _may_evaluate(part: Node, applicators) -> bool:
+    """Whether a part of a schema may evaluate names or items an unevaluated* beside it then does not see:
+    anything but `true`, and of the applicators only the given ones."""
+    if part.__class__ is Applicator:
+        return part.keyword in applicators
+    return part.__class__ is not Opaque or part != OPEN
+
+
+# Separates a named type's location from the unevaluated* bits its variant is converted for.
+_SEEN_BY = " seen by "
+# Keywords whose conversion depends on which unevaluated* sees it (marks, required names, references).
+_HIDING = ((SEEN_PROPERTIES, frozenset({"additionalProperties", "unevaluatedProperties", "required"})),
+           (SEEN_ITEMS, frozenset({"items", "additionalItems", "unevaluatedItems"})))
+_SAME_LOCATION_LISTS = ("allOf", "anyOf", "oneOf")
+_SAME_LOCATION_SCHEMAS = ("if", "then", "else")
+
+
+def _may_hide_evaluation(schema: Any, sees: int) -> bool:
+    """Whether a schema (with its subschemas at the same instance location) converts differently where the
+    given unevaluated* keywords see it: a reference there may, so it counts."""
+    stack, visited = [schema], 0
+    while stack and visited < 10_000:
+        current = stack.pop()
+        visited += 1
+        if current.__class__ is not dict:
+            continue
+        if not _REFERENCES.isdisjoint(current):
+            return True
+        for bit, keywords in _HIDING:
+            if sees & bit and not keywords.isdisjoint(current):
+                return True
+        for keyword in _SAME_LOCATION_LISTS:
+            if isinstance(current.get(keyword), list):
+                stack.extend(current[keyword])
+        stack.extend(current[keyword] for keyword in _SAME_LOCATION_SCHEMAS if keyword in current)
+        if isinstance(current.get("dependentSchemas"), dict):
+            stack.extend(current["dependentSchemas"].values())
+    return bool(stack)
+
+
+def _split_dependencies(rest: dict, context: _Context) -> dict:
+    """Draft-07's `dependencies` as the keywords 2019-09 split it into: a list of names is `dependentRequired`,
+    a schema `dependentSchemas`. They mean the same, so a source migrated to 2020-12 keeps its digest, and a
+    snapshot (2020-12, where `dependencies` is no keyword) validates as the source did."""
+    table = rest["dependencies"]
+    if not isinstance(table, dict):
+        raise context.fail("dependencies must be an object")
+    names: dict[str, list] = {}
+    schemas: dict[str, Any] = {}
+    for name, value in table.items():
+        if isinstance(value, list):
+            if not all(isinstance(item, str) for item in value):
+                raise context.fail(f"dependencies of {name!r} must be property names or a schema")
+            names[name] = value
+        elif isinstance(value, (dict, bool)):
+            schemas[name] = value
+        else:
+            raise context.fail(f"dependencies of {name!r} must be property names or a schema")
+    if (names and "dependentRequired" in rest) or (schemas and "dependentSchemas" in rest):
+        return rest  # this dialect does not know the newer keyword: both stay as written
+    split = {key: value for key, value in rest.items() if key != "dependencies"}
+    if names:
+        split["dependentRequired"] = names
+    if schemas:
+        split["dependentSchemas"] = schemas
+    return split
+
+
+def _evaluates_every_item(rest: dict) -> bool:
+    """Whether a schema's own tail (`items` after any positions) evaluates every item."""
+    items = rest.get("items")
+    return items is not None and (not isinstance(items, list) or "additionalItems" in rest)
+
+
+def _inferred_types(rest: dict) -> list[str]:
+    """The JSON types whose keywords a schema without `type` uses."""
+    return [name for name, keywords in (("object", OBJECT_KEYWORDS), ("array", ARRAY_KEYWORDS),
+                                        ("string", STRING_KEYWORDS), ("number", NUMBER_KEYWORDS))
+            if not keywords.isdisjoint(rest)]
 
 
 def _implied_by_values(own: Node, values: Node) -> bool:
@@ -1030,7 +1193,7 @@ def finish_graph(converter: Converter, source: str, roots: dict[str, tuple[str, 
     root_objects = {f"{source}:{root_name}": Root(f"{source}:{root_name}", names[location], role)
                     for root_name, (location, role) in sorted(roots.items())}
     return TypeGraph(source=source, types=types, roots=root_objects, format_version=format_version, origin=origin,
-                     locations={name: location for location, name in names.items()},
+                     locations={name: converter._variants.get(location, location) for location, name in names.items()},
                      notes=tuple(sorted(set(converter.notes))), event_roots=event_roots_of(root_objects.values()))
 
 
@@ -1045,9 +1208,12 @@ def event_roots_of(roots) -> dict[str, str]:
 
 
 def _assign_names(converter: Converter) -> dict[str, str]:
+    """Names from preferences, titles and pointers, unique by a prefix or a number; a variant converted for
+    an unevaluated* keyword takes the name of its location, numbered after it."""
     simple: dict[str, str] = {}
     for location in sorted(converter.types):
-        simple[location] = converter.preferred_names.get(location) or _simple_name(location, converter)
+        if location not in converter._variants:
+            simple[location] = converter.preferred_names.get(location) or _simple_name(location, converter)
     counts: dict[str, int] = {}
     for name in simple.values():
         counts[name] = counts.get(name, 0) + 1
@@ -1063,6 +1229,15 @@ def _assign_names(converter: Converter) -> dict[str, str]:
             candidate, number = f"{name}~{number}", number + 1
         taken.add(candidate)
         names[location] = candidate
+    for variant in sorted(converter._variants):
+        if variant in converter.types:
+            location = converter._variants[variant]
+            name = names.get(location) or converter.preferred_names.get(location) or _simple_name(location, converter)
+            candidate, number = name, 2
+            while candidate in taken:
+                candidate, number = f"{name}~{number}", number + 1
+            taken.add(candidate)
+            names[variant] = candidate
     return names
 
 

@@ -83,6 +83,14 @@ EQUIVALENT = [
     # an integer is a number: the type set says `number` once
     ("anyof-integer-and-number", p({"anyOf": [INTEGER, NUMBER]}), p(NUMBER)),
     ("type-list-integer-and-number", p({"type": ["integer", "number", "null"]}), p({"type": ["number", "null"]})),
+    # an open content model written out, where no unevaluated* sees what it evaluates
+    ("additional-true-seen-by-nothing", p({"type": "object", "additionalProperties": True}),
+     p({"type": "object"})),
+    ("items-true-seen-by-nothing", p({"type": "array", "items": True}), p({"type": "array"})),
+    ("required-undeclared-in-an-open-object", p({"type": "object", "required": ["k"]}),
+     p({"type": "object", "properties": {"k": {}}, "required": ["k"]})),
+    ("keywords-without-type-apart-in-allof", p({"minLength": 1, "minimum": 3}),
+     p({"allOf": [{"minLength": 1}, {"minimum": 3}]})),
 ]
 
 # (id, old, new, an instance exactly one side accepts)
@@ -120,6 +128,25 @@ DISTINCT = [
      p({"anyOf": [{"maxLength": 3}, NULL]}), {"p": None}),
     ("oneof-vs-anyof-integral-value-and-integer", p({"oneOf": [{"const": 2.0}, INTEGER]}),
      p({"anyOf": [{"const": 2.0}, INTEGER]}), {"p": 2}),
+    # an open content model written out evaluates every name (or item), which an unevaluated* beside it sees
+    ("additional-true-in-allof-beside-unevaluated",
+     p({"allOf": [{"additionalProperties": True}], "unevaluatedProperties": False}),
+     p({"unevaluatedProperties": False}), {"p": {"x": 1}}),
+    ("typed-additional-true-in-allof-beside-unevaluated",
+     p({"allOf": [{"type": "object", "additionalProperties": True}], "unevaluatedProperties": False}),
+     p({"allOf": [{"type": "object"}], "unevaluatedProperties": False}), {"p": {"x": 1}}),
+    ("items-true-in-allof-beside-unevaluated", p({"allOf": [{"items": True}], "unevaluatedItems": False}),
+     p({"unevaluatedItems": False}), {"p": [1]}),
+    ("prefix-items-with-open-tail-beside-unevaluated",
+     p({"allOf": [{"prefixItems": [True], "items": True}], "unevaluatedItems": False}),
+     p({"allOf": [{"prefixItems": [True]}], "unevaluatedItems": False}), {"p": [1, 2]}),
+    # a required name the object does not declare is checked by its content model, and is not evaluated
+    ("required-undeclared-beside-closed-content",
+     p({"type": "object", "required": ["k"], "additionalProperties": False}),
+     p({"type": "object", "properties": {"k": True}, "required": ["k"], "additionalProperties": False}),
+     {"p": {"k": 1}}),
+    # keywords without `type` of two types constrain both
+    ("keywords-without-type-of-two-types", p({"minLength": 1, "minimum": 3}), p({"minLength": 1}), {"p": 2}),
 ]
 
 

@@ -1,7 +1,8 @@
 """A record's snapshot validates exactly like the source it was exported from, and reads back to the same
 digests: instances drawn from either side (the source schema, the exported root) are judged alike by a real
-validator. The forms the model writes its own way are each covered: keywords without `type`, and
-`unevaluatedProperties`/`unevaluatedItems` beside a composition.
+validator. The forms the model writes its own way are each covered: keywords without `type` (of one type or
+several), `unevaluatedProperties`/`unevaluatedItems` beside a composition, and what such a keyword sees
+evaluated (an open content model written out, a required name the object does not declare).
 """
 
 from __future__ import annotations
@@ -43,6 +44,13 @@ SOURCES = [
     ("number-keywords-without-type", {"type": "object", "properties": {"p": {"minimum": 2, "multipleOf": 2}}}),
     ("array-keywords-without-type", {"type": "object", "properties": {"p": {"items": INTEGER, "maxItems": 2}}}),
     ("open-tuple", {"type": "array", "prefixItems": [STRING, INTEGER]}),
+    ("open-content-written-out-beside-unevaluated", {"type": "object", "allOf": [{"additionalProperties": True}],
+                                                     "unevaluatedProperties": False}),
+    ("open-tail-written-out-beside-unevaluated", {"type": "array", "allOf": [{"items": True}],
+                                                  "unevaluatedItems": False}),
+    ("required-undeclared-beside-typed-content", {"type": "object", "required": ["k"],
+                                                  "additionalProperties": STRING}),
+    ("keywords-of-two-types-without-type", {"type": "object", "properties": {"p": {"minLength": 1, "minimum": 3}}}),
 ]
 
 

@@ -224,8 +224,8 @@ def reorder(value: Any, rng: random.Random, lists: frozenset = REORDERED_LISTS, 
 
 
 DATA_KEYWORDS = frozenset({"enum", "const", "examples", "example", "default"})
-# Keywords the adapter keeps verbatim (as canonical JSON) rather than normalizing: the legacy draft-07
-# `dependencies` (mixing arrays and schemas) and `contentSchema` (describes decoded content, not the value).
+# Keywords whose entries are not reordered: the legacy draft-07 `dependencies` (its lists of names become
+# `dependentRequired`, kept as written) and `contentSchema` (describes decoded content, not the value).
 VERBATIM_KEYWORDS = frozenset({"dependencies", "contentSchema"})
 
 
