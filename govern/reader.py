@@ -130,7 +130,7 @@ def _nests_too_deeply(value: Any) -> bool:
 
 
 # orjson refuses to serialize more than this many nested containers (checked once per process, see
-# _compact_serializer): a document wrapped in this many minus MAX_DEPTH lists serializes iff it nests no
+# compact_serializer): a document wrapped in this many minus MAX_DEPTH lists serializes iff it nests no
 # deeper than MAX_DEPTH.
 _ORJSON_NESTING = 254
 
@@ -143,8 +143,9 @@ def _nested_lists(levels: int) -> list:
 
 
 @functools.cache
-def _compact_serializer() -> Callable[[Any], bytes] | None:
-    """orjson.dumps, when it is installed and refuses exactly what nests deeper than _ORJSON_NESTING."""
+def compact_serializer() -> Callable[[Any], bytes] | None:
+    """orjson.dumps (compact JSON text as bytes, every key written `"key":`, every JSON type told apart),
+    when it is installed and refuses exactly what nests deeper than _ORJSON_NESTING; else None."""
     try:
         import orjson
     except ImportError:  # pragma: no cover - a declared dependency; the hooked parse below stays exact
@@ -174,9 +175,9 @@ def _proved_strict(text: str, value: Any) -> bool:
     each of which spells `u003a` or `u003A`. So the text has no duplicate key when its colons plus those
     spellings are no more than the serialization's colons (equal in every ordinary document).
     Depth and integers: orjson refuses integers beyond 64 bits and the wrapped value beyond its limit."""
-    dumps = _compact_serializer()
+    dumps = compact_serializer()
     if dumps is None:
-        return False  # pragma: no cover - see _compact_serializer
+        return False  # pragma: no cover - see compact_serializer
     wrapped = value
     for _ in range(_ORJSON_NESTING - MAX_DEPTH):
         wrapped = [wrapped]

@@ -25,6 +25,7 @@ from govern.model.nodes import (
     NEVER, OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node,
     Object, Opaque, Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
 )
+from govern.reader import compact_serializer
 from govern.sources.refs import (
     OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, reference_boundaries, urljoin,
 )
@@ -145,6 +146,9 @@ class Converter:
     # The conditions of policy bindings. None reads a recorded snapshot as it was recorded: its source was
     # held to the conditions when it was extracted, and history is not re-judged by today's settings.
     source_policy: SourcePolicy | None = SourcePolicy()
+    # Whether every value is a JSON value as the reader makes it. Values built by code (pydantic) may hold
+    # tuples, which a compact serialization writes as lists, so their subschemas are not shared by text.
+    values_from_text: bool = True
     types: dict[str, Node] = field(default_factory=dict)  # location -> node
     descriptions: dict[str, str] = field(default_factory=dict)
     preferred_names: dict[str, str] = field(default_factory=dict)
@@ -235,7 +239,7 @@ class Converter:
             if known is not None:
                 return known
             return self._convert_new(schema, parent.child(*tokens), key)
-        content = _content_key(schema, dialect)
+        content = _content_key(schema, dialect) if self.values_from_text else None
         if content is None:
             return self._convert(schema, parent.child(*tokens))
         # A repeated subschema with subschemas of its own ({"type": "array", "items": {"type": "string"}}) is
@@ -767,9 +771,9 @@ def _content_key(schema: dict, dialect: str) -> tuple | None:
     """What the conversion of a schema depends on when no keyword of it or of its subschemas depends on where it
     stands: the dialect and its whole text (a compact serialization keeps every key, value and JSON type),
     with the number of objects in it, which bounds how deep it nests. None for any other schema."""
-    dumps = _compact_serializer()
+    dumps = compact_serializer()
     if dumps is None:
-        return None  # pragma: no cover - orjson is a declared dependency
+        return None  # pragma: no cover - orjson is a declared dependency: subschemas are then converted each time
     try:
         text = dumps(schema)
     except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits
@@ -778,15 +782,6 @@ def _content_key(schema: dict, dialect: str) -> tuple | None:
         if keyword in text:
             return None
     return (dialect, text, text.count(b"{"))
-
-
-@lru_cache(maxsize=1)
-def _compact_serializer():
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - a declared dependency; subschemas are then converted each time
-        return None
-    return orjson.dumps
 
 
 def _modern_bounds(taken: dict, context: _Context) -> dict:

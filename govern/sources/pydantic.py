@@ -106,7 +106,7 @@ def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str
     schemas = SchemaSet()
     label = f"{module_name} (pydantic, {imported_from(module_name, project_root)})"
     document = schemas.add_document(document_schema, label, None, f"urn:govern:pydantic:{module_name}")
-    converter = Converter(schemas, source_policy=source_policy)
+    converter = Converter(schemas, source_policy=source_policy, values_from_text=False)
     converter.register_definitions(document)
     by_name = {model.__name__: model for model in models}
     chosen: dict[str, tuple[type, str]] = {}

@@ -17,6 +17,7 @@ from urllib.parse import unquote, urldefrag, urljoin as _urljoin, urlsplit
 
 from govern.errors import InputError, Problem
 from govern.fsio import read_document, within
+from govern.reader import compact_serializer
 
 DIALECTS = {
     "json-schema.org/draft/2020-12/schema": "2020-12",
@@ -328,11 +329,12 @@ def _may_hold_keys(value: Any, keys: tuple[str, ...]) -> bool:
     """False when no object inside `value` has one of `keys` (plain ASCII names), proved at C speed: a compact
     serialization writes every key of every object as `"key":`. True when it may, or when that cannot be
     told (an integer beyond 64 bits, which orjson does not write)."""
+    dumps = compact_serializer()
     try:
-        import orjson
-
-        compact = orjson.dumps(value)
-    except (ImportError, TypeError):  # orjson.JSONEncodeError is a TypeError
+        compact = dumps(value) if dumps is not None else None
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        compact = None
+    if compact is None:
         return True
     return any(f'"{key}":'.encode() in compact for key in keys)
 

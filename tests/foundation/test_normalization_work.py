@@ -218,3 +218,21 @@ def test_a_repeated_subschema_is_still_refused_where_it_nests_too_deeply():
     with pytest.raises(InputError) as caught:
         converter.convert_child(inner, deep, "a")
     assert f"nests deeper than {jsonschema.MAX_DEPTH} schema levels" in caught.value.problems[0].reason
+
+
+def test_subschemas_built_by_code_are_not_shared_by_their_text():
+    # A value built by code may hold a tuple, which a compact serialization writes as a list: what a list
+    # means (an enum) must not stand for the tuple, which is no JSON array.
+    from govern.errors import InputError
+    from govern.sources.refs import SchemaSet
+
+    listed = {"type": "object", "properties": {"x": {"enum": ["p", "q"]}}}
+    built = {"type": "object", "properties": {"x": {"enum": ("p", "q")}}}
+    schemas = SchemaSet()
+    document = schemas.add_document({"properties": {"a": listed, "b": built}}, "models", None, "urn:models")
+    converter = jsonschema.Converter(schemas, values_from_text=False)
+    place = jsonschema._Context(document, "", document.uri, 0)
+    assert converter.convert_child(listed, place, "a").kind == "object"
+    with pytest.raises(InputError) as caught:
+        converter.convert_child(built, place, "b")
+    assert "enum must be an array" in caught.value.problems[0].reason

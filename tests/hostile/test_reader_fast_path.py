@@ -44,7 +44,7 @@ def _agree(text: str) -> None:
 
 
 def test_the_installed_orjson_is_the_one_the_proof_relies_on():
-    assert reader._compact_serializer() is not None
+    assert reader.compact_serializer() is not None
 
 
 def test_an_ordinary_document_needs_no_python_call_per_object(monkeypatch):
