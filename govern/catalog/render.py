@@ -104,6 +104,7 @@ class TypeSection:
 def type_sections(graph: TypeGraph, digests) -> list[TypeSection]:
     """Each named type's section, apart from its labels (the catalog pair shares them: computed once)."""
     anchors = {name: type_anchor(graph.source, name) for name in graph.types}
+    leaves: dict = {}  # each distinct leaf declared once (they recur throughout a large source)
     sections = []
     for name, named in graph.types.items():
         description = f"{_one_paragraph(named.description)}\n\n" if named.description else ""
@@ -111,7 +112,7 @@ def type_sections(graph: TypeGraph, digests) -> list[TypeSection]:
         described = _described_properties(named.node)
         sections.append(TypeSection(
             f'<a id="{anchors[name]}"></a>\n\n#### `{name}`\n\n',
-            f": `{digests[name]}`\n\n{description}```text\n{name} = {declaration(named.node)}\n```\n\n",
+            f": `{digests[name]}`\n\n{description}```text\n{name} = {declaration(named.node, leaves=leaves)}\n```\n\n",
             ", ".join(f"[`{key}`](#{anchors[key]})" for key in referred),
             "".join(f"| `{prop}` | {_cell(text)} |\n" for prop, text in described)))
     return sections

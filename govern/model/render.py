@@ -12,22 +12,30 @@ from govern.model.nodes import (
 
 
 _SCALARS: dict[str, object] = {}  # canonical JSON text -> its value, for texts of immutable values
+_SPELLED: dict[str, object] = {}  # the same, with floats as the standard library writes them
 
 
-def _value(text: str):
+def _spelled_float(text: str) -> Rendered:
+    """A float as `json.dumps` spells it, for writers that spell some floats otherwise (1e-7 for 1e-07)."""
+    return Rendered(float(text))
+
+
+def _value(text: str, written: dict | None = None):
     """The value of a canonical JSON text; the few scalar texts a schema repeats everywhere are parsed once
-    (objects and arrays are parsed each time, so no caller can change another's value)."""
-    known = _SCALARS.get(text, _SCALARS)
-    if known is not _SCALARS:
+    (objects and arrays are parsed each time, so no caller can change another's value). For writing (with
+    `written`, see `structure`), floats come as `Rendered`."""
+    known_values = _SCALARS if written is None else _SPELLED
+    known = known_values.get(text, known_values)
+    if known is not known_values:
         return known
-    value = json.loads(text)
-    if not isinstance(value, (dict, list)) and len(_SCALARS) < 10_000:
-        _SCALARS[text] = value
+    value = json.loads(text) if written is None else json.loads(text, parse_float=_spelled_float)
+    if not isinstance(value, (dict, list)) and len(known_values) < 10_000:
+        known_values[text] = value
     return value
 
 
-def _constraints(constraints) -> dict:
-    return {key: _value(text) for key, text in constraints}
+def _constraints(constraints, written: dict | None = None) -> dict:
+    return {key: _value(text, written) for key, text in constraints}
 
 
 _LEAVES = (Primitive, Literal, Enum, Opaque, Never)
@@ -36,60 +44,64 @@ _LEAVES = (Primitive, Literal, Enum, Opaque, Never)
 def structure(node: Node, written: dict | None = None) -> dict:
     """The normalized structure as plain JSON, references shown by type name.
 
-    With `written` (a dictionary the caller keeps while writing one document with `indented_json`), each
-    distinct leaf (a node without children) is written once and placed as `Rendered` text wherever it
-    recurs."""
-    if isinstance(node, Ref):
+    With `written` (a dictionary the caller keeps while writing one document), each distinct leaf (a node
+    without children) is built once and the same dictionary placed wherever it recurs, and floats come as
+    `Rendered`, spelled as the standard library spells them, whatever writes the document."""
+    if node.__class__ is Ref:
         return {"ref": node.target}
     if written is not None and node.__class__ in _LEAVES:
-        known = written.get(node)
+        known = written.get(id(node))
         if known is None:
-            known = written[node] = Rendered(structure(node))
-        return known
+            known = written[id(node)] = (node, _form(node, written))  # the node kept: its id stays its own
+        return known[1]
+    return _form(node, written)
+
+
+def _form(node: Node, written: dict | None) -> dict:
     form: dict = {"kind": node.kind}
-    if isinstance(node, Primitive):
-        form["type"] = node.type
-    elif isinstance(node, Literal):
-        form["value"] = _value(node.value)
-    elif isinstance(node, Enum):
-        form["values"] = [_value(value) for value in node.values]
-    elif isinstance(node, Object):
-        form["properties"] = {}
-        for prop in node.properties:
-            entry: dict = {"required": prop.required, "type": structure(prop.node, written)}
-            if prop.reserved:
-                entry["reserved"] = True
-            form["properties"][prop.name] = entry
+    kind = node.__class__  # no node class has subclasses: compared by identity, the most frequent first
+    if kind is Object:
+        form["properties"] = {prop.name: {"required": prop.required, "type": structure(prop.node, written),
+                                          "reserved": True} if prop.reserved else
+                              {"required": prop.required, "type": structure(prop.node, written)}
+                              for prop in node.properties}
         form["additional"] = content_model(node.additional, written)
         if node.pattern_properties:
             form["patternProperties"] = {pattern: structure(child, written) for pattern, child in node.pattern_properties}
-    elif isinstance(node, Map):
-        form["values"] = structure(node.values, written)
-    elif isinstance(node, Array):
+    elif kind is Primitive:
+        form["type"] = node.type
+    elif kind is Array:
         form["items"] = structure(node.items, written)
-    elif isinstance(node, Tuple):
-        form["items"] = [structure(item, written) for item in node.items]
-        form["rest"] = content_model(node.rest, written)
-    elif isinstance(node, Union):
+    elif kind is Union:
         form["mode"] = "oneOf" if node.exclusive else "anyOf"
-        form["alternatives"] = [dict(structure(a.node), **({"qualified": True} if a.qualified else {}),
-                                     **({"discriminatorValues": [_value(tag) for tag in a.tags]} if a.tags else {}))
+        form["alternatives"] = [dict(structure(a.node, written), **({"qualified": True} if a.qualified else {}),
+                                     **({"discriminatorValues": [_value(tag, written) for tag in a.tags]}
+                                        if a.tags else {}))
                                 if a.qualified or a.tags else structure(a.node, written)
                                 for a in node.alternatives]
         if node.policy is not None:
             form["policy"] = node.policy
         if node.discriminator is not None:
-            form["discriminator"] = json.loads(node.discriminator)
-    elif isinstance(node, Intersection):
+            form["discriminator"] = _value(node.discriminator, written)
+    elif kind is Map:
+        form["values"] = structure(node.values, written)
+    elif kind is Literal:
+        form["value"] = _value(node.value, written)
+    elif kind is Enum:
+        form["values"] = [_value(value, written) for value in node.values]
+    elif kind is Tuple:
+        form["items"] = [structure(item, written) for item in node.items]
+        form["rest"] = content_model(node.rest, written)
+    elif kind is Intersection:
         form["operands"] = [structure(operand, written) for operand in node.operands]
-    elif isinstance(node, Applicator):
+    elif kind is Applicator:
         form["keyword"] = node.keyword
         form["operands"] = [structure(operand, written) for operand in node.operands]
         if node.names:
             form["names"] = list(node.names)
     constraints = getattr(node, "constraints", ())
     if constraints:
-        form["constraints"] = _constraints(constraints)
+        form["constraints"] = _constraints(constraints, written)
     return form
 
 
@@ -101,64 +113,77 @@ def content_model(node: Node, written: dict | None = None):
     return structure(node, written)
 
 
-def declaration(node: Node, indent: str = "") -> str:
-    """A compact, TypeScript-like declaration; named types appear by name."""
+def declaration(node: Node, indent: str = "", leaves: dict | None = None) -> str:
+    """A compact, TypeScript-like declaration; named types appear by name. `leaves` (a dictionary the caller
+    keeps while declaring many types) holds each distinct leaf's declaration, written once."""
     inner = indent + "  "
-    if isinstance(node, Ref):
+    kind = node.__class__
+    if kind is Ref:
         return node.target
-    if isinstance(node, Primitive):
-        return node.type + _suffix(node.constraints)
-    if isinstance(node, Literal):
-        return node.value
-    if isinstance(node, Enum):
-        return " | ".join(node.values)
-    if isinstance(node, Object):
+    if kind in _LEAVES:
+        if leaves is None:
+            return _leaf_declaration(node)
+        known = leaves.get(id(node))
+        if known is None:
+            known = leaves[id(node)] = (node, _leaf_declaration(node))  # the node kept: its id stays its own
+        return known[1]
+    if kind is Object:
         lines = []
         for prop in node.properties:
             marker = "" if prop.required else "?"
-            kind = "reserved (never)" if prop.reserved else declaration(prop.node, inner)
-            lines.append(f"{inner}{_key(prop.name)}{marker}: {kind}")
+            declared = "reserved (never)" if prop.reserved else declaration(prop.node, inner, leaves)
+            lines.append(f"{inner}{_key(prop.name)}{marker}: {declared}")
         for pattern, child in node.pattern_properties:
-            lines.append(f"{inner}[/{pattern}/]: {declaration(child, inner)}")
+            lines.append(f"{inner}[/{pattern}/]: {declaration(child, inner, leaves)}")
         if isinstance(node.additional, Never):
             lines.append(f"{inner}(closed: no other properties)")
         elif not (isinstance(node.additional, Opaque) and not node.additional.constraints):
-            lines.append(f"{inner}[other]: {declaration(node.additional, inner)}")
+            lines.append(f"{inner}[other]: {declaration(node.additional, inner, leaves)}")
         body = "\n".join(lines)
         return "{" + _suffix(node.constraints) + ("\n" + body + "\n" + indent if body else "") + "}"
-    if isinstance(node, Map):
-        return f"map<string, {declaration(node.values, indent)}>{_suffix(node.constraints)}"
-    if isinstance(node, Array):
-        return f"array<{declaration(node.items, indent)}>{_suffix(node.constraints)}"
-    if isinstance(node, Tuple):
-        items = ", ".join(declaration(item, indent) for item in node.items)
-        rest = "" if isinstance(node.rest, Never) else f", ...{declaration(node.rest, indent)}"
+    if kind is Map:
+        return f"map<string, {declaration(node.values, indent, leaves)}>{_suffix(node.constraints)}"
+    if kind is Array:
+        return f"array<{declaration(node.items, indent, leaves)}>{_suffix(node.constraints)}"
+    if kind is Tuple:
+        items = ", ".join([declaration(item, indent, leaves) for item in node.items])
+        rest = "" if isinstance(node.rest, Never) else f", ...{declaration(node.rest, indent, leaves)}"
         return f"[{items}{rest}]{_suffix(node.constraints)}"
-    if isinstance(node, Union):
+    if kind is Union:
         word = "oneOf" if node.exclusive else "anyOf"
-        alternatives = [declaration(a.node, inner) + (" @attribution" if a.qualified else "")
+        alternatives = [declaration(a.node, inner, leaves) + (" @attribution" if a.qualified else "")
                         + (f" @when({', '.join(a.tags)})" if a.tags else "") for a in node.alternatives]
         head = word + (f" @source(policy={node.policy})" if node.policy is not None else "")
-        return head + "(\n" + "".join(f"{inner}| {alt}\n" for alt in alternatives) + indent + ")"
-    if isinstance(node, Intersection):
-        return "allOf(\n" + "".join(f"{inner}& {declaration(op, inner)}\n" for op in node.operands) + indent + ")"
-    if isinstance(node, Applicator):
+        return head + "(\n" + "".join([f"{inner}| {alt}\n" for alt in alternatives]) + indent + ")"
+    if kind is Intersection:
+        return "allOf(\n" + "".join([f"{inner}& {declaration(op, inner, leaves)}\n" for op in node.operands]) \
+            + indent + ")"
+    if kind is Applicator:
         labels = node.names or (("if", "then", "else") if node.keyword == "if-then-else" else ())
         if labels:
-            parts = ", ".join(f"{label}: {declaration(op, inner)}" for label, op in zip(labels, node.operands))
+            parts = ", ".join([f"{label}: {declaration(op, inner, leaves)}" for label, op in zip(labels, node.operands)])
             return f"{node.keyword}({parts})"
-        return f"{node.keyword}({declaration(node.operands[0], indent)})"
-    if isinstance(node, Opaque):
-        return "any" + _suffix(node.constraints)
-    if isinstance(node, Never):
-        return "never"
+        return f"{node.keyword}({declaration(node.operands[0], indent, leaves)})"
     raise TypeError(node)  # pragma: no cover
+
+
+def _leaf_declaration(node: Node) -> str:
+    kind = node.__class__
+    if kind is Primitive:
+        return node.type + _suffix(node.constraints)
+    if kind is Literal:
+        return node.value
+    if kind is Enum:
+        return " | ".join(node.values)
+    if kind is Opaque:
+        return "any" + _suffix(node.constraints)
+    return "never"
 
 
 def _suffix(constraints) -> str:
     if not constraints:
         return ""
-    return " {" + ", ".join(f"{key}: {text}" for key, text in constraints) + "}"
+    return " {" + ", ".join([f"{key}: {text}" for key, text in constraints]) + "}"
 
 
 def _key(name: str) -> str:

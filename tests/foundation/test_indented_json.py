@@ -39,14 +39,27 @@ def test_unserializable_values_are_refused_like_the_standard_library():
         indented_json({"a": object()})
 
 
+def _spelled(value):
+    """`value` with its floats as `Rendered`, as `indented_members` takes them (orjson writes 1e-07 as 1e-7)."""
+    if isinstance(value, float):
+        return Rendered(value)
+    if isinstance(value, list):
+        return [_spelled(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _spelled(item) for key, item in value.items()}
+    return value
+
+
 @settings(PROFILE)
 @given(entries=st.dictionaries(st.text(max_size=5), values, max_size=4), depth=st.integers(0, 3))
 def test_an_object_written_member_by_member_is_written_like_the_object_itself(entries, depth):
+    """Whether orjson or the fallback writes a member (integers beyond 64 bits, nesting beyond orjson's
+    limit, multi-line `Rendered` values, keys that are not strings go to the fallback)."""
     nested: dict = entries
     for _ in range(depth):
         nested = {"outer": nested}
     expected = json.dumps(nested, indent=2, ensure_ascii=False)
-    members = b"".join(indented_members(iter(list(entries.items())), depth)).decode("utf-8")
+    members = b"".join(indented_members(iter(list(_spelled(entries).items())), depth)).decode("utf-8")
     prefix = "".join('{\n' + "  " * (level + 1) + '"outer": ' for level in range(depth))
     suffix = "".join("\n" + "  " * level + "}" for level in reversed(range(depth)))
     assert prefix + members + suffix == expected
@@ -58,3 +71,22 @@ def test_a_rendered_value_is_written_like_the_value_itself(value, inner, nested)
     document = {"outer": [value, Rendered(inner)]} if nested else Rendered(inner)
     plain = {"outer": [value, inner]} if nested else inner
     assert indented_json(document) == json.dumps(plain, indent=2, ensure_ascii=False)
+
+
+def _nested(levels: int) -> list:
+    value: list = [1]
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("value, plain", [
+    ({"n": [2**64, -(2**63) - 1]}, {"n": [2**64, -(2**63) - 1]}),  # integers beyond 64 bits
+    (_nested(300), _nested(300)),  # deeper than orjson nests
+    ({1: "a", None: [True]}, {1: "a", None: [True]}),  # keys that are not strings
+    ({"leaf": Rendered({"a": [1, 2]}), "f": Rendered(1e-07)}, {"leaf": {"a": [1, 2]}, "f": 1e-07}),  # multi-line
+])
+def test_what_orjson_cannot_write_is_written_like_the_standard_library(value, plain):
+    whole = json.dumps({"outer": {"v": plain}}, indent=2, ensure_ascii=False)
+    written = b"".join(indented_members([("v", value)], 1)).decode("utf-8")
+    assert written == whole[len('{\n  "outer": '):-len("\n}")]
