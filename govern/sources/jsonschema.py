@@ -383,6 +383,9 @@ class Converter:
             typeless = self._typed(seeing, context) if seeing else None
             if typeless is not None:
                 parts.extend(typeless.operands if typeless.__class__ is Intersection else (typeless,))
+        # An unevaluated* kept beside the composition must stay in the operand of this schema's own keywords.
+        keeps_unevaluated = (context.composes and "unevaluatedProperties" in rest) or \
+            (context.composes_items and "unevaluatedItems" in rest)
         own = self._typed(rest, context)
         if own.__class__ is Intersection:  # keywords without `type` of several types: one operand per type
             parts.extend(own.operands)
@@ -390,6 +393,8 @@ class Converter:
         if value_part is not None:
             if own is None or _implied_by_values(own, value_part):
                 own = value_part
+            elif keeps_unevaluated:
+                parts.append(value_part)  # beside, not nested with the own keywords away from the composition
             else:
                 own = Intersection((value_part, own))
         leftovers = make_constraints(rest) if rest else ()

@@ -110,6 +110,7 @@ def schemas(depth: int = 2, references: bool = False):
         "dependentSchemas": st.fixed_dictionaries({"k": child}),
         "minLength": st.just(1),
         "minimum": st.just(3),
+        "enum": st.sampled_from([[{"a": 1}, 3], [[1], "ab"], [{"a": 1, "k": 1}]]),
     }
     chosen = st.lists(st.sampled_from(sorted(keywords)), max_size=4, unique=True)
     return _leaf(references) | chosen.flatmap(
@@ -168,6 +169,12 @@ DISTINCT = [
      {"type": "object", "dependentSchemas": {"k": True}, "unevaluatedProperties": False}),
     ("contains-evaluates-items", {"type": "array", "contains": {"type": "string"}, "unevaluatedItems": False},
      {"type": "array", "contains": {"type": "string"}, "items": False}),
+    ("values-beside-unevaluated-and-a-type",
+     {"allOf": [{"properties": {"a": True}}], "const": {"a": 1}, "type": "object", "unevaluatedProperties": False},
+     {"allOf": [{"properties": {"x": True}}], "const": {"a": 1}, "type": "object", "unevaluatedProperties": False}),
+    ("values-beside-unevaluated-items", {"allOf": [{"prefixItems": [True]}], "enum": [[1], "ab"], "minItems": 1,
+                                         "unevaluatedItems": False},
+     {"allOf": [{"prefixItems": [False]}], "enum": [[1], "ab"], "minItems": 1, "unevaluatedItems": False}),
     ("required-undeclared-beside-unevaluated",
      {"anyOf": [{"required": ["k"]}, {"properties": {"a": True}}], "unevaluatedProperties": False},
      {"anyOf": [{"properties": {"k": True}, "required": ["k"]}, {"properties": {"a": True}}],
