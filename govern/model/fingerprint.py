@@ -16,21 +16,14 @@ import json
 from operator import itemgetter
 from typing import Callable, Iterable, Mapping
 
-from govern.model.canonical import DIGEST_PREFIX, sha256_digest, simple_canonical_json
+from govern.model.canonical import DIGEST_PREFIX, simple_canonical_json
 from govern.model.nodes import (
     Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node, Object, Opaque, Primitive, Ref, Tuple,
-    Union, references,
+    Union,
 )
 
 DOMAINS = {1: "govern/inventory/1", 2: "govern/inventory/2"}
 _RECURSION_PLACEHOLDER = "sha256:recursive"
-
-
-def node_digest(node: Node, lookup: Callable[[str], str], domain: str) -> str:
-    """Digest of one node; `lookup` gives the digest of a named type by key."""
-    if node.__class__ is Ref:
-        return lookup(node.target)
-    return sha256_digest(domain, form_text(node, lambda child: node_digest(child, lookup, domain)))
 
 
 def form_text(node: Node, digest_of: Callable[[Node], str]) -> str:
