@@ -328,6 +328,61 @@ def may_overlap(side: Side, union: Union, alternative: Alternative) -> bool:
     return True
 
 
+def _operand_slot(node: Intersection, position: int) -> tuple[str, str]:
+    """Where an intersection operand was written (`allOf`, the schema's own keywords, or not known) and what
+    kind of operand it is: operands that agree on both stand for the same part of a schema."""
+    positions = node.positions
+    where = "unknown" if not positions else "allOf" if positions[position] is not None else "own"
+    operand = node.operands[position]
+    if isinstance(operand, Applicator):
+        return where, f"applicator:{operand.keyword}"
+    if isinstance(operand, Union) and operand.keyword == "":
+        # keywords without a type, one union per type they constrain: told apart by that type
+        excluded = [dict(a.node.constraints).get("not-type") for a in operand.alternatives
+                    if isinstance(a.node, Opaque)]
+        return where, f"union:{excluded}"
+    if isinstance(operand, (Ref, Union, Intersection, Opaque)):
+        return where, operand.kind
+    return where, "typed"
+
+
+# The keyword that holds an operand written beside the schema's own keywords, by kind of operand.
+_OPERAND_KEYWORDS = {"ref": "$ref", "primitive": "type", "object": "type", "map": "type", "array": "type",
+                     "tuple": "type", "literal": "const", "enum": "enum"}
+
+
+def _operand_keyword(node: Intersection, position: int) -> str | None:
+    """The keyword an operand was written under: `allOf`, or the schema's own keywords that hold it (joined
+    by ", "; empty when they are not known by name); None where it stood is not known."""
+    if not node.positions:
+        return None
+    if node.positions[position] is not None:
+        return "allOf"
+    operand = node.operands[position]
+    if isinstance(operand, Union):
+        if operand.keyword == "":
+            # a list of types, or keywords without a type (one alternative is "any value not of that type")
+            return "" if any(isinstance(a.node, Opaque) and a.node.constraints for a in operand.alternatives) \
+                else "type"
+        return operand.keyword if operand.keyword is not None else "oneOf" if operand.exclusive else "anyOf"
+    if isinstance(operand, Applicator):
+        return "if" if operand.keyword == "if-then-else" else operand.keyword
+    if isinstance(operand, Opaque):
+        return ", ".join(name for name, _ in operand.constraints)
+    return _OPERAND_KEYWORDS.get(operand.kind, "")
+
+
+def _operand_path(node: Intersection, position: int, path: str, named: bool = False) -> str:
+    """Where an operand stands: at its `allOf` position, or the schema itself when it is the schema's own
+    keywords (`named`: at the keyword that holds it, for an operand added or removed as a whole)."""
+    if not node.positions:
+        return f"{path}/allOf"
+    if node.positions[position] is not None:
+        return f"{path}/allOf/{node.positions[position]}"
+    keyword = _operand_keyword(node, position) if named else None
+    return f"{path}/{_escape(keyword)}" if keyword and ", " not in keyword else path
+
+
 class Walker:
     def __init__(self, old: Side, new: Side):
         self.old = old
@@ -386,7 +441,7 @@ class Walker:
             return
         if isinstance(old, Intersection) != isinstance(new, Intersection):
             # allOf [A, B] against A alone: an operand was added or removed, the rest compared as operands.
-            yield from self._compare_intersection(*(node if isinstance(node, Intersection) else Intersection((node,))
+            yield from self._compare_intersection(*(node if isinstance(node, Intersection) else Intersection((node,), (None,))
                                                     for node in (old, new)), path)
             return
         if {type(old), type(new)} == {Array, Tuple}:
@@ -559,24 +614,44 @@ class Walker:
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _compare_intersection(self, old: Intersection, new: Intersection, path: str) -> Iterator[Difference]:
-        old_left = {self.old.digest(op): op for op in old.operands}
-        new_left = {self.new.digest(op): op for op in new.operands}
+        """Operands of equal digest are the same; the others are paired where they were written (the schema's
+        own keywords, `allOf`) and by kind, one to one, so a change inside one is told precisely, and each
+        is located where the source wrote it."""
+        old_left: dict[str, int] = {}
+        new_left: dict[str, int] = {}
+        for left, operands, side in ((old_left, old.operands, self.old), (new_left, new.operands, self.new)):
+            for position, op in enumerate(operands):
+                left.setdefault(side.digest(op), position)
         same = old_left.keys() & new_left.keys() if self.old.graph.inventory_format == self.new.graph.inventory_format else set()
-        old_rest = [op for digest, op in sorted(old_left.items()) if digest not in same]
-        new_rest = [op for digest, op in sorted(new_left.items()) if digest not in same]
+        old_rest = [position for digest, position in sorted(old_left.items()) if digest not in same]
+        new_rest = [position for digest, position in sorted(new_left.items()) if digest not in same]
+        pairs = []
         if len(old_rest) == len(new_rest) == 1:
-            guarded = self._names_guarded or any(guards_names(self.old, op) for op in old.operands
-                                                 if op is not old_rest[0])
+            pairs.append((old_rest.pop(), new_rest.pop()))
+        for slot in (_operand_slot, lambda node, position: _operand_slot(node, position)[1]):
+            old_slots = Counter(slot(old, i) for i in old_rest)
+            new_slots = {slot(new, j): j for j in new_rest}
+            new_counts = Counter(slot(new, j) for j in new_rest)
+            for i in list(old_rest):
+                key = slot(old, i)
+                if old_slots[key] == 1 and new_counts[key] == 1:
+                    pairs.append((i, new_slots[key]))
+                    old_rest.remove(i)
+                    new_rest.remove(new_slots[key])
+        for i, j in pairs:
+            guarded = self._names_guarded or any(guards_names(self.old, op) for position, op in enumerate(old.operands)
+                                                 if position != i)
             saved, self._names_guarded = self._names_guarded, guarded
             try:
-                yield from self.compare(old_rest[0], new_rest[0], f"{path}/allOf")
+                yield from self.compare(old.operands[i], new.operands[j], _operand_path(new, j, path))
             finally:
                 self._names_guarded = saved
-            return
-        for op in old_rest:
-            yield Difference(f"{path}/allOf", "operand-removed", op, None, (), (NEW_DATA,))
-        for op in new_rest:
-            yield Difference(f"{path}/allOf", "operand-added", None, op, (), (OLD_DATA,))
+        for i in old_rest:
+            yield Difference(_operand_path(old, i, path, named=True), "operand-removed", old.operands[i], None,
+                             _args(keyword=_operand_keyword(old, i)), (NEW_DATA,))
+        for j in new_rest:
+            yield Difference(_operand_path(new, j, path, named=True), "operand-added", None, new.operands[j],
+                             _args(keyword=_operand_keyword(new, j)), (OLD_DATA,))
 
     def _compare_union(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
         if old.policy != new.policy:
@@ -606,13 +681,14 @@ class Walker:
                 yield replace(difference, breaks=(OLD_DATA, NEW_DATA))
 
     def _alternatives(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
-        keyword = new.keyword or ("oneOf" if new.exclusive else "anyOf")  # as the source wrote it
+        keyword = new.keyword if new.keyword is not None else "oneOf" if new.exclusive else "anyOf"  # as written
+        base = f"{path}/{keyword}" if keyword else path  # "": the schema's own keywords (a list of types)
         groups_old = self._groups(self.old, old)
         groups_new = self._groups(self.new, new)
         if groups_old is not None and groups_new is not None:
             for kind in sorted(groups_old.keys() | groups_new.keys()):
                 name = _value_text(kind)
-                where = f"{path}/{keyword}/{_escape(name)}"
+                where = f"{base}/{_escape(name)}"
                 before, after = groups_old.get(kind, []), groups_new.get(kind, [])
                 if not before:
                     added = Difference(where, "alternative-added", None, after[0].node,
@@ -626,8 +702,8 @@ class Walker:
                 else:
                     yield from self._pair_by_structure(before, after, where, old, new, name)
             return
-        yield from self._pair_by_structure(list(old.alternatives), list(new.alternatives), f"{path}/{keyword}",
-                                           old, new)
+        yield from self._pair_by_structure(list(old.alternatives), list(new.alternatives), base, old, new,
+                                           positioned=bool(keyword))
 
     def _removed(self, old: Union, removed: list[Alternative], difference: Difference) -> Difference:
         """Instances that matched a removed oneOf alternative and another were rejected; now they are read."""
@@ -649,9 +725,11 @@ class Walker:
         return groups
 
     def _pair_by_structure(self, before: list[Alternative], after: list[Alternative], path: str, old_union: Union,
-                           new_union: Union, group: str | None = None) -> Iterator[Difference]:
+                           new_union: Union, group: str | None = None, positioned: bool = True) -> Iterator[Difference]:
         """Alternatives paired by equal structure, then by kind; `group` is the discriminator value that
-        names them all, else each is named on its own."""
+        names them all, else each is named on its own. Unless `positioned`, the alternatives are the schema's
+        own keywords (a list of types) and stand at its path."""
+        at = self._at if positioned else lambda where, alternatives, position: where
         same_format = self.old.graph.inventory_format == self.new.graph.inventory_format
         old_digests = [self.old.digest(a.node) for a in before]
         new_digests = [self.new.digest(a.node) for a in after]
@@ -694,15 +772,17 @@ class Walker:
                     yield Difference(path, "discriminator-changed", before[i].node, after[j].node,
                                      _args(old=", ".join(before[i].tags), new=", ".join(after[j].tags),
                                            alternative=name), (OLD_DATA, NEW_DATA))
-                yield from _named(self._exclusivity(new_union, [after[j]], self.compare(
-                    before[i].node, after[j].node, self._at(path, after, j))), alternative=name)
+                changes = self._exclusivity(new_union, [after[j]], self.compare(before[i].node, after[j].node,
+                                                                                 at(path, after, j)))
+                # The schema's own keywords are no alternatives a reader would name.
+                yield from _named(changes, alternative=name) if positioned else changes
         for i in unmatched_old:
             yield self._removed(old_union, [before[i]], Difference(
-                self._at(path, before, i), "alternative-removed", before[i].node, None,
+                at(path, before, i), "alternative-removed", before[i].node, None,
                 _args(alternative=group or self.old.alternative_name(before[i])), (OLD_DATA,)))
         for j in unmatched_new:
             yield from self._exclusivity(new_union, [after[j]], iter((
-                Difference(self._at(path, after, j), "alternative-added", None, after[j].node,
+                Difference(at(path, after, j), "alternative-added", None, after[j].node,
                            _args(qualified=after[j].qualified, alternative=group or self.new.alternative_name(after[j]),
                                  event_type=self._added_event_root([after[j]])), (NEW_DATA,)),)))
 

@@ -336,12 +336,30 @@ def _tuple_item_removed(args: Arguments) -> Sentence:
 
 @sentence("operand-added")
 def _operand_added(args: Arguments) -> Sentence:
-    return Sentence("allOf operand added", "新增 allOf 成员")
+    keywords = _operand_keywords(args)
+    if keywords is None:
+        return Sentence("allOf operand added", "新增 allOf 成员")
+    return Sentence(f"{keywords[0]} added", f"新增{keywords[1]}")
 
 
 @sentence("operand-removed")
 def _operand_removed(args: Arguments) -> Sentence:
-    return Sentence("allOf operand removed", "删除 allOf 成员")
+    keywords = _operand_keywords(args)
+    if keywords is None:
+        return Sentence("allOf operand removed", "删除 allOf 成员")
+    return Sentence(f"{keywords[0]} removed", f"删除{keywords[1]}")
+
+
+def _operand_keywords(args: Arguments) -> tuple[str, str] | None:
+    """An operand written beside the schema's other keywords, named by the keywords that hold it (English,
+    Chinese); None for an operand of `allOf`."""
+    keyword = args.get("keyword")
+    if keyword is None or keyword == "allOf":
+        return None
+    if not keyword:
+        return "keywords", "关键字"
+    names = ", ".join(code(name) for name in keyword.split(", "))
+    return names, f" {names}"
 
 
 APPLICATOR_NAMES = {"if-then-else": "if/then/else"}

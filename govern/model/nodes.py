@@ -127,6 +127,10 @@ class Union:
 @dataclass(frozen=True, slots=True)
 class Intersection:
     operands: tuple["Node", ...]
+    # Where each operand was written, for reports only (no structure: equality and digests ignore it): its
+    # position in `allOf`, or None for keywords of the schema itself beside it (`$ref`, `anyOf`, `not`,
+    # `type` and its keywords, unknown keywords); empty when not known.
+    positions: tuple[int | None, ...] = field(default=(), compare=False)
     kind = "intersection"
 
 

@@ -348,9 +348,11 @@ class Converter:
                                hint="move it onto the source property of that object, beside the oneOf or anyOf "
                                     "of its kinds")
 
+        allof_start = len(parts)  # parts[allof_start:allof_end] are the operands of `allOf`, in order
         if "allOf" in rest:
             for position, operand in enumerate(self._schema_list(rest.pop("allOf"), "allOf", context)):
                 parts.append(self.convert_beside(operand, context, "allOf", position))
+        allof_end = len(parts)
         unions: list[Union] = []
         keywords: list[str] = []
         for keyword, exclusive in (("anyOf", False), ("oneOf", True)):
@@ -396,7 +398,7 @@ class Converter:
             elif keeps_unevaluated:
                 parts.append(value_part)  # beside, not nested with the own keywords away from the composition
             else:
-                own = Intersection((value_part, own))
+                own = Intersection((value_part, own), (None, None))
         leftovers = make_constraints(rest) if rest else ()
         if leftovers and isinstance(own, (Primitive, Object, Map, Array, Tuple, Opaque)):
             # Keywords the adapter does not interpret still constrain this node, so they join its constraints.
@@ -407,9 +409,9 @@ class Converter:
         if leftovers:
             parts.append(Opaque(leftovers))
 
-        node = _all_of(parts)
+        node = _all_of(parts, (allof_start, allof_end))
         if nullable is True:
-            node = Union((Alternative(node), Alternative(Primitive("null"))))
+            node = Union((Alternative(node), Alternative(Primitive("null"))), keyword="")
         return node
 
     def _applicators(self, rest: dict, context: _Context) -> list[Node]:
@@ -553,10 +555,12 @@ class Converter:
                 node = self._single_type(inferred, rest, context)
                 if node in (Object((), OPEN), Array(OPEN), Primitive(inferred)):
                     continue  # `{"properties": {}}` constrains nothing: the same as `{}`
-                unions.append(Union((Alternative(node), Alternative(Opaque(make_constraints({NOT_TYPE: inferred}))))))
+                unions.append(Union((Alternative(node), Alternative(Opaque(make_constraints({NOT_TYPE: inferred})))),
+                                    keyword=""))
             if not unions:
                 return None
-            return unions[0] if len(unions) == 1 else Intersection(tuple(unions))
+            # Keywords of the schema itself, not an allOf or anyOf the source wrote.
+            return unions[0] if len(unions) == 1 else Intersection(tuple(unions), (None,) * len(unions))
         types = [declared] if isinstance(declared, str) else declared
         if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):
             raise context.fail("type must be a type name or a non-empty array of type names")
@@ -574,7 +578,7 @@ class Converter:
             for key in list(rest):
                 if key not in scoped:
                     rest.pop(key)  # consumed by at least one of the listed types
-        return _normalized_union(Union(tuple(Alternative(node) for node in nodes)))
+        return _normalized_union(Union(tuple(Alternative(node) for node in nodes), keyword=""))
 
     def _single_type(self, name: str, rest: dict, context: _Context) -> Node:
         if name == "object":
@@ -1005,12 +1009,21 @@ def _distinct(items) -> list:
     return distinct
 
 
-def _all_of(nodes: list[Node]) -> Node:
-    """The conjunction of nodes, each asserted once (`allOf [A, A]` is A); `true` asserts nothing."""
+def _all_of(nodes: list[Node], allof: tuple[int, int] | None = None) -> Node:
+    """The conjunction of nodes, each asserted once (`allOf [A, A]` is A); `true` asserts nothing.
+    `allof`: the span of `nodes` that are the operands of an `allOf`, in order, the others standing beside
+    it (see Intersection.positions); None when that is not known."""
     distinct = _distinct(node for node in nodes if node.__class__ is not Opaque or node != OPEN)
     if not distinct:
         return OPEN
-    return distinct[0] if len(distinct) == 1 else Intersection(tuple(distinct))
+    if len(distinct) == 1:
+        return distinct[0]
+    if allof is None:
+        return Intersection(tuple(distinct))
+    written: dict[int, int | None] = {}
+    for index, node in enumerate(nodes):  # a repeated node is kept where it first stands
+        written.setdefault(id(node), index - allof[0] if allof[0] <= index < allof[1] else None)
+    return Intersection(tuple(distinct), tuple(written[id(node)] for node in distinct))
 
 
 def _normalized_union(union: Union) -> Node:

@@ -569,7 +569,9 @@ def _kinds(side, node: Node) -> set[str]:
 def _intersection_documents(side, node: Intersection, head: str, rest: list[str], tokens: list[str], leaf: Leaf,
                             depth: int, undeclared: bool = False) -> Iterator[Any]:
     target = rest if head == "allOf" else tokens
-    if not target or (head == "allOf" and rest[0] in APPLICATOR_LABELS):
+    if target and head == "allOf" and target[0].isdigit():
+        target = target[1:]  # an operand's position in allOf: whichever operand has the rest holds it
+    if not target or target[0] in APPLICATOR_LABELS:
         yield from leaf(node)  # an applicator constrains the value the whole intersection describes
         return
     for operand, others in _operands_with_the_rest(side, node, depth):

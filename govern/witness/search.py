@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -145,13 +146,22 @@ def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_gra
     return WitnessReport(found)
 
 
+def searched_location(path: str) -> str:
+    """A change's location as the search reads it: an operand's position in `allOf` does not narrow it (the
+    documents look in whichever operand holds the rest of the path), so operands of one `allOf` search alike."""
+    return _ALLOF_POSITION.sub("/allOf", path)
+
+
+_ALLOF_POSITION = re.compile(r"/allOf/[0-9]+(?=/|$)")
+
+
 def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, budget: float,
                    searched: dict[tuple[str, str, bool], Witness | None]) -> ChangeWitness | None:
     """`searched`: the outcomes of this root's searches so far. A search depends on the change only through its
     location (several changes at one place, such as operands added and removed there, search alike), so
     each location, direction and depth is searched once."""
     def search(direction: str, deep: bool = True) -> Witness | None:
-        key = (change.path, direction, deep)
+        key = (searched_location(change.path), direction, deep)
         if key not in searched:
             searched[key] = search_direction(change, direction, old, new, budget, deep)
         return searched[key]

@@ -253,11 +253,13 @@ def test_const_to_enum_reads_as_an_admitted_value(tmp_path):
 
 def test_an_applicator_keeps_the_inner_keyword_beside_its_own(tmp_path):
     """Under `not`, the inner constraint's keyword is kept (as inner_keyword) beside the applicator's. (A
-    length bound under `not` applies to strings only: the operand is read as alternatives by type.)"""
+    length bound under `not` applies to strings only: the operand is read as alternatives by type, which
+    are no alternatives the source wrote, so the sentence and the path name none.)"""
     schemas = [{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Doc", "type": "object",
                 "properties": {"p": {"type": "string", "not": {"maxLength": length}}}} for length in (3, 5)]
     old_path, new_path = write_pair(tmp_path, *schemas, name=SOURCE)
     changes = json.loads(diff_cli(old_path, new_path)[1])["roots"][0]["changes"]
     [change] = [change for change in changes if change["kind"] == "applicator-changed"]
     assert change["args"]["keyword"] == "not" and change["args"]["inner_keyword"] == "maxLength"
-    assert change["text"]["en"] == "alternative `string` changed: under not: maxLength raised from 3 to 5"
+    assert change["text"]["en"] == "under not: maxLength raised from 3 to 5"
+    assert change["path"] == "/properties/p/not/maxLength"

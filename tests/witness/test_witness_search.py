@@ -76,7 +76,7 @@ def test_a_witness_deep_inside_replaced_operands(tmp_path):
 
 
 def test_changes_at_one_location_share_one_search_per_direction(tmp_path, monkeypatch):
-    # Both operands replaced: two operands removed and two added at /allOf, which search alike.
+    # Both operands replaced: two operands removed and two added at /allOf/0 and /allOf/1, which search alike.
     import govern.witness.search as search
 
     old, new = _graphs(tmp_path, _nested(10, 8), _nested(5, 20))
