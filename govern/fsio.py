@@ -127,9 +127,10 @@ def atomic_write_text(path: Path | str, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-# Large generated texts (an inventory of many types is tens of megabytes) are encoded a piece at a time,
-# so writing or comparing one never holds a second, encoded copy of the whole.
-_PIECE = 1 << 20
+# Large generated texts (an inventory of many types is tens of megabytes) are encoded, compared and written a
+# piece at a time, so writing or comparing one never holds a second, encoded copy of the whole. Small enough
+# that the pieces in flight stay small beside a megabyte-sized source, large enough that calls are few.
+_PIECE = 1 << 16
 
 
 def encoded_pieces(text: str | Sequence[str]) -> Iterator[bytes]:
@@ -189,7 +190,7 @@ def _rename_staged(staged: list[tuple[str, Path]]) -> None:
 
 
 def batched(chunks: Iterable[bytes], size: int | None = None) -> Iterator[bytes]:
-    """`chunks` joined into pieces of about `size` bytes (a megabyte by default): many small pieces cost one
+    """`chunks` joined into pieces of about `size` bytes (`_PIECE` by default): many small pieces cost one
     read or write call each."""
     size = size or _PIECE
     batch: list[bytes] = []
