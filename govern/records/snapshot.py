@@ -234,7 +234,20 @@ def format_versions(document: Any) -> dict[str, Any]:
 
 
 def load_snapshot(document: Any, origin: str) -> list[TypeGraph]:
-    """Read a snapshot back into one graph per source, with exactly the recorded roots."""
+    """Read a snapshot back into one graph per source, with exactly the recorded roots.
+
+    A snapshot in the layout govern writes is read directly (see written_snapshot.py), any other through
+    the JSON Schema adapter; both give the same graphs."""
+    from govern.records.written_snapshot import read_written_snapshot
+
+    written = read_written_snapshot(document, origin)
+    if written is not None:
+        return written
+    return read_snapshot_with_adapter(document, origin)
+
+
+def read_snapshot_with_adapter(document: Any, origin: str) -> list[TypeGraph]:
+    """A snapshot of any layout, read through the general JSON Schema adapter."""
     if not isinstance(document, dict) or not isinstance(document.get(ROOTS), dict) or \
             not isinstance(document.get("$defs"), dict):
         raise InputError(Problem(origin, "is not a govern snapshot (no x-govern-roots or $defs)",
@@ -280,4 +293,5 @@ def load_snapshot(document: Any, origin: str) -> list[TypeGraph]:
     return graphs
 
 
-__all__ = ["export_node", "snapshot_document", "snapshot_text", "load_snapshot", "format_versions"]
+__all__ = ["export_node", "snapshot_document", "snapshot_text", "load_snapshot", "read_snapshot_with_adapter",
+           "format_versions"]
