@@ -266,7 +266,7 @@ class _Reader:
                     raise _Decline
                 alternative = {key: value for key, value in alternative.items() if key != ATTRIBUTION}
             alternatives.append(Alternative(self.node(alternative, depth + 1), qualified))
-        union = Union(tuple(alternatives), exclusive=keyword == "oneOf")
+        union = Union(tuple(alternatives), exclusive=keyword == "oneOf", keyword=keyword)
         if SOURCE_POLICY in schema or DISCRIMINATOR in schema:
             union = self._discriminated(replace(union, policy=_policy(schema.get(SOURCE_POLICY))),
                                         schema.get(DISCRIMINATOR))
