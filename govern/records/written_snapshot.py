@@ -21,6 +21,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from govern.errors import InputError
 from govern.model.canonical import canonical_json, normalize_json_value
 from govern.model.fingerprint import DOMAINS
 from govern.model.graph import TypeGraph
@@ -29,10 +30,9 @@ from govern.model.nodes import (
     Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
 )
 from govern.sources.jsonschema import (
-    ATTRIBUTION, DISCRIMINATOR, MAX_DEPTH, NOT_TYPE, NUMBER_KEYWORDS, RESERVED, SOURCE_POLICY, STRING_KEYWORDS, _all_of,
-    VERSION_MARKER, _normalized_union, _reject_reference_loops, event_roots_of,
+    ATTRIBUTION, DISCRIMINATOR, MAX_DEPTH, NOT_TYPE, NUMBER_KEYWORDS, RESERVED, SOURCE_POLICY, STRING_KEYWORDS,
+    VERSION_MARKER, _all_of, _normalized_union, _reject_reference_loops, bind_discriminator, event_roots_of,
 )
-from govern.errors import InputError
 from govern.records.snapshot import DIALECT, EVENT_ROOTS, FORMAT_VERSION, INVENTORY_FORMAT, ROOTS
 from govern.sources.refs import escape_token, unescape_token
 
@@ -170,7 +170,8 @@ class _Reader:
             if keyword == "enum":
                 return _enum(value)
             if keyword == "allOf":
-                return _all_of([self.node(operand, depth + 1) for operand in _schemas(value)])
+                operands = [self.node(operand, depth + 1) for operand in _schemas(value)]
+                return _all_of(operands, (0, len(operands)))
             if keyword in _SINGLE_APPLICATORS:
                 return Applicator(keyword, (self.node(value, depth + 1),))
         if "anyOf" in schema or "oneOf" in schema:
@@ -283,20 +284,8 @@ class _Reader:
         if mapping.__class__ is not dict or unbound.__class__ is not list \
                 or not all(value.__class__ is str for value in unbound):
             raise _Decline
-        positions = {alternative.node.target: position for position, alternative in enumerate(union.alternatives)
-                     if alternative.node.__class__ is Ref}
-        tags: dict[int, set[str]] = {}
-        unbound = set(unbound)
-        for value, reference in mapping.items():
-            position = positions.get(self._target(reference))
-            if position is None:
-                unbound.add(value)
-            else:
-                tags.setdefault(position, set()).add(canonical_json(value))
-        alternatives = tuple(replace(alternative, tags=tuple(sorted(tags[position]))) if position in tags
-                             else alternative for position, alternative in enumerate(union.alternatives))
-        return replace(union, alternatives=alternatives, discriminator=canonical_json(
-            {"propertyName": discriminator["propertyName"], "values": sorted(unbound)}))
+        return bind_discriminator(union, discriminator["propertyName"], mapping, unbound,
+                                  lambda value, reference: self._target(reference))
 
 
 def _primitive(kind: Any, schema: dict, type_keyword: str | None) -> Primitive:

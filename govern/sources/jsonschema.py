@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urldefrag
 
 from govern.config import SourcePolicy
@@ -473,20 +473,8 @@ class Converter:
             raise context.fail("discriminator mapping must map each value to a schema reference")
         if not isinstance(unbound, list) or not all(isinstance(value, str) for value in unbound):
             raise context.fail("discriminator values must be a list of strings")
-        positions = {alternative.node.target: position for position, alternative in enumerate(union.alternatives)
-                     if isinstance(alternative.node, Ref)}
-        tags: dict[int, set[str]] = {}
-        unbound = set(unbound)
-        for value, reference in mapping.items():
-            position = positions.get(self._mapping_target(value, reference, context))
-            if position is None:
-                unbound.add(value)
-            else:
-                tags.setdefault(position, set()).add(canonical_json(value))
-        alternatives = tuple(replace(alternative, tags=tuple(sorted(tags[position]))) if position in tags
-                             else alternative for position, alternative in enumerate(union.alternatives))
-        return replace(union, alternatives=alternatives, discriminator=canonical_json(
-            {"propertyName": discriminator["propertyName"], "values": sorted(unbound)}))
+        return bind_discriminator(union, discriminator["propertyName"], mapping, unbound,
+                                  lambda value, reference: self._mapping_target(value, reference, context))
 
     def _mapping_target(self, value: str, reference: str, context: _Context) -> str:
         """The location a mapping value selects. OpenAPI lets it be a bare component name."""
@@ -1007,6 +995,26 @@ def _distinct(items) -> list:
             seen.add(key)
         distinct.append(item)
     return distinct
+
+
+def bind_discriminator(union: Union, property_name: str, mapping: dict, unbound: list[str],
+                       target_of: Callable[[str, str], str]) -> Union:
+    """The union with each mapping value bound to the alternative its target is (`target_of(value,
+    reference)`: the key its references name), and the values bound to none kept as the discriminator's."""
+    positions = {alternative.node.target: position for position, alternative in enumerate(union.alternatives)
+                 if isinstance(alternative.node, Ref)}
+    tags: dict[int, set[str]] = {}
+    unbound = set(unbound)
+    for value, reference in mapping.items():
+        position = positions.get(target_of(value, reference))
+        if position is None:
+            unbound.add(value)
+        else:
+            tags.setdefault(position, set()).add(canonical_json(value))
+    alternatives = tuple(replace(alternative, tags=tuple(sorted(tags[position]))) if position in tags
+                         else alternative for position, alternative in enumerate(union.alternatives))
+    return replace(union, alternatives=alternatives, discriminator=canonical_json(
+        {"propertyName": property_name, "values": sorted(unbound)}))
 
 
 def _all_of(nodes: list[Node], allof: tuple[int, int] | None = None) -> Node:
