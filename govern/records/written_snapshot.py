@@ -220,6 +220,8 @@ class _Reader:
                 or not all(name.__class__ is str for name in required):
             raise _Decline
         required_names = set(required)
+        if not required_names.issubset(declared):
+            raise _Decline  # a required name the object does not declare: how it counts depends on the content model
         properties = []
         for name in sorted(declared):
             sub = declared[name]
@@ -229,9 +231,6 @@ class _Reader:
                 properties.append(Property(name, NEVER, False, True))
             else:
                 properties.append(Property(name, self.node(sub, depth + 1), name in required_names))
-        for name in sorted(required_names - declared.keys()):
-            properties.append(Property(name, OPEN, True))
-        properties.sort(key=lambda prop: prop.name)
         patterns = schema.get("patternProperties", {})
         if patterns.__class__ is not dict:
             raise _Decline

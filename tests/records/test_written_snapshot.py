@@ -72,8 +72,9 @@ def compound(children: st.SearchStrategy, unusual: bool) -> st.SearchStrategy:
         | st.sampled_from([{"maxLength": 3}, {"minimum": 1}, {"format": "date"}, {"minItems": 1}]) \
         | st.builds(lambda child: {"properties": {"p": child}, "required": ["p"]}, children) \
         | st.builds(lambda child: {"additionalProperties": child}, children)
-    if unusual:  # keywords of two types without `type`, or beside a composition
-        found = found | st.sampled_from([{"maxLength": 3, "minimum": 1}, {"minLength": 1, "x-ext": 1}]) \
+    if unusual:  # keywords of two types without `type`, or beside a composition; a required name not declared
+        found = found | st.sampled_from([{"maxLength": 3, "minimum": 1}, {"minLength": 1, "x-ext": 1},
+                                         {"type": "object", "required": ["z"], "additionalProperties": False}]) \
             | st.builds(lambda child: {"allOf": [child], "unevaluatedProperties": False}, children)
     return found
 
@@ -82,8 +83,8 @@ def compound(children: st.SearchStrategy, unusual: bool) -> st.SearchStrategy:
 def objects(draw, children):
     properties = draw(st.dictionaries(st.sampled_from(["a", "b", "c/d", "$id"]), children, max_size=3))
     schema: dict[str, Any] = {"type": "object", "properties": properties}
-    required = draw(st.lists(st.sampled_from(["a", "b", "z"]), unique=True, max_size=2))
-    if required:
+    required = draw(st.lists(st.sampled_from(sorted(properties) or ["a"]), unique=True, max_size=2))
+    if required and set(required) <= properties.keys():
         schema["required"] = required
     if draw(st.booleans()) and "r" not in required:
         properties["r"] = {"not": {}, "x-persistence-reserved": True}
@@ -96,6 +97,7 @@ def objects(draw, children):
         "dependentRequired": st.just({"a": ["b"]}), "x-ext": scalars})))
     if draw(st.booleans()):
         schema.pop("properties")
+        schema.pop("required", None)
     return schema
 
 
@@ -181,6 +183,7 @@ def _declined_forms(document: dict) -> bool:
     resource = document["$defs"]["src"]
     return any(" " in name for name in resource["$defs"]) or any(
         {"maxLength", "minimum"} <= value.keys() or {"minLength", "x-ext"} <= value.keys()
+        or not set(value.get("required", [])) <= value.get("properties", {}).keys()
         or "unevaluatedProperties" in value for value in _dicts(resource["$defs"]))
 
 
