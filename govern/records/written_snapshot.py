@@ -193,7 +193,7 @@ class _Reader:
             if kind == "array" else _primitive(kind, schema, None)
         if node in (_ANY_OBJECT, _ANY_ARRAY, Primitive(kind)):
             return OPEN  # `{"properties": {}}` constrains nothing
-        return Union((Alternative(node), Alternative(Opaque(make_constraints({NOT_TYPE: kind})))))
+        return Union((Alternative(node), Alternative(Opaque(make_constraints({NOT_TYPE: kind})))), keyword="")
 
     def _ref(self, reference: Any) -> Ref:
         name = self._target(reference)
