@@ -307,7 +307,7 @@ def edited_snapshots(draw):
                                        "delete", "rename", "reference"]))
         if action == "replace" and slots:
             container, key = slots[draw(st.integers(0, len(slots) - 1))]
-            container[key] = draw(UNWRITTEN | raw_schemas(names))
+            container[key] = copy.deepcopy(draw(UNWRITTEN | raw_schemas(names)))  # drawn values may be shared
             continue
         places = schemas if action != "set anywhere" and schemas else list(_dicts(document))
         place = places[draw(st.integers(0, len(places) - 1))]
