@@ -107,7 +107,10 @@ def write_files(files: list[GeneratedFile], obsolete: list[Path] = ()) -> list[G
 def clean_interrupted_writes(config: Config) -> None:
     """Finish or remove what an interrupted write left in the record and generated folders (call it under
     the project lock, when no other writer runs)."""
+    from govern.catalog.render import FORMATS_FOLDER
     from govern.fsio import remove_stale_temporaries
 
-    for folder in (config.records_dir, config.schemas_dir):
-        remove_stale_temporaries(config.path(folder))
+    # Format reference pages are written beside each other in their own folder, so it can hold debris too.
+    for folder in (config.path(config.records_dir), config.path(config.schemas_dir),
+                   config.path(config.schemas_dir) / FORMATS_FOLDER):
+        remove_stale_temporaries(folder)

@@ -142,8 +142,10 @@ def test_a_kill_before_the_marker_leaves_nothing_a_reader_sees(repo, runner, mon
 
 def test_stale_temporaries_are_ignored_by_readers_and_removed_by_the_next_write(repo, runner):
     debris = [repo / "records" / f".{RECORD}.md.k2j3h4.tmp", repo / "schemas" / ".inventory.json.a8b7c6d5.tmp",
-              repo / "records" / ".2026-11-30-baseline.schema.json.zz99yy.tmp"]
+              repo / "records" / ".2026-11-30-baseline.schema.json.zz99yy.tmp",
+              repo / "schemas" / "formats" / ".sidecar.md.q1w2e3.tmp"]
     for path in debris:
+        path.parent.mkdir(exist_ok=True)
         path.write_text("{half", encoding="utf-8")
     unchanged = runner.invoke(cli, ["verify", "--project", str(repo)])
     assert unchanged.exit_code == 1 and "tmp" not in unchanged.output  # only the unacknowledged label
