@@ -56,14 +56,9 @@ def build_inventory(graphs: list[TypeGraph]) -> Inventory:
                      dict(sorted(types.items())))
 
 
-def inventory_json(inventory: Inventory, locations: dict[str, str] | None = None) -> str:
-    """The inventory document; `locations` (root id -> `file:line`) are recorded beside the digests, which
-    never cover them."""
-    return b"".join(inventory_chunks(inventory, locations)).decode("utf-8")
-
-
 def inventory_chunks(inventory: Inventory, locations: dict[str, str] | None = None) -> Iterator[bytes]:
-    """The text of `inventory_json` in UTF-8, one chunk per type, each built only when asked for: the
+    """The inventory document in UTF-8 (`locations`, root id -> `file:line`, are recorded beside the digests,
+    which never cover them), one chunk per type, each built only when asked for: the
     structures of a large source, built all at once, would take several times the memory of the source."""
     locations = locations or {}
     head = indented_json({
