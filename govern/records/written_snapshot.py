@@ -31,7 +31,7 @@ from govern.model.nodes import (
 )
 from govern.sources.jsonschema import (
     ATTRIBUTION, DISCRIMINATOR, MAX_DEPTH, NOT_TYPE, NUMBER_KEYWORDS, RESERVED, SOURCE_POLICY, STRING_KEYWORDS,
-    VERSION_MARKER, _all_of, _normalized_union, _reject_reference_loops, bind_discriminator, event_roots_of,
+    VERSION_MARKER, ZERO_LOWER_BOUNDS, _all_of, _normalized_union, _reject_reference_loops, bind_discriminator, event_roots_of,
 )
 from govern.records.snapshot import DIALECT, EVENT_ROOTS, FORMAT_VERSION, INVENTORY_FORMAT, ROOTS
 from govern.sources.refs import escape_token, unescape_token
@@ -65,8 +65,6 @@ _TYPELESS = (("object", _OBJECT_KEYS - {"type"}), ("array", _ARRAY_KEYS - {"type
              ("string", _PRIMITIVE_KEYWORDS["string"]), ("number", NUMBER_KEYWORDS))
 _ANY_OBJECT = Object((), OPEN)
 _ANY_ARRAY = Array(OPEN)
-# Lower bounds of zero, which the adapter drops, and draft-04's boolean exclusive bounds, which it rewrites.
-_ZERO_BOUNDS = ("minLength", "minItems", "minProperties")
 _SINGLE_APPLICATORS = ("not", "contains", "propertyNames")
 # Keywords the adapter does not interpret, which it keeps verbatim as constraints of the node they stand in:
 # vendor extensions (not govern's own x-persistence- and x-govern- vocabularies, but the format version marker,
@@ -309,7 +307,7 @@ def _constraints(schema: dict, keywords) -> tuple:
         if not _plain(value) and not (value.__class__ is dict and all(item.__class__ is list and _plain(item)
                                                                       for item in value.values())):
             raise _Decline  # (the adapter looks for identifiers in objects: values that are lists hold none)
-        if key in _ZERO_BOUNDS and value == 0 and value.__class__ is not bool:
+        if key in ZERO_LOWER_BOUNDS and value == 0 and value.__class__ is not bool:
             raise _Decline
         if key in ("exclusiveMinimum", "exclusiveMaximum") and value.__class__ is bool:
             raise _Decline
