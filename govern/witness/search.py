@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -44,6 +43,7 @@ EXCUSED = {"required-made-optional": (NEW_DATA,), "qualified-kind-added": (NEW_D
            "event-type-added": (NEW_DATA,)}
 
 FOUND, EXHAUSTED, NO_DIRECTION, HELD, UNSOUND = "found", "exhausted", "no-direction", "promise-held", "unsound"
+Location = tuple[tuple[str, ...], ...]  # a change's location as steps (see `searched_location`)
 WRITER = {OLD_DATA: "old", NEW_DATA: "new"}
 READER = {OLD_DATA: "new", NEW_DATA: "old"}
 
@@ -138,7 +138,7 @@ def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_gra
             continue
         old = _Root(*old_roots.get(result.root, (None, None)))
         new = _Root(*new_roots.get(result.root, (None, None)))
-        searched: dict[tuple[str, str, bool], Witness | None] = {}
+        searched: dict[tuple[Location, str, bool], Witness | None] = {}
         for index, change in enumerate(result.changes):
             entry = _search_change(result, change, old, new, budget_ms / 1000.0, searched)
             if entry is not None:
@@ -146,17 +146,43 @@ def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_gra
     return WitnessReport(found)
 
 
-def searched_location(path: str) -> str:
-    """A change's location as the search reads it: an operand's position in `allOf` does not narrow it (the
-    documents look in whichever operand holds the rest of the path), so operands of one `allOf` search alike."""
-    return _ALLOF_POSITION.sub("/allOf", path)
+def searched_location(path: str) -> Location:
+    """A change's location as the search reads it: its steps, each a keyword with what that keyword names (a
+    property name, a pattern, a position, a discriminator value), read token by token the way `documents`
+    follows them. An operand's position in `allOf` does not narrow the location (the documents look in
+    whichever operand holds the rest of the path), so operands of one `allOf` search alike; a name or value
+    spelled like a keyword stays a name."""
+    tokens = split_pointer(path)
+    steps: list[tuple[str, ...]] = []
+    index = 0
+    while index < len(tokens):
+        keyword = tokens[index]
+        named = tokens[index + 1:index + 2]
+        if keyword in _NAMING and named:
+            steps.append((keyword, named[0]))
+            index += 2
+        elif keyword in ("anyOf", "oneOf") and named:
+            # An alternative's position, or a discriminator value and then, in a group of several, a position.
+            grouped = not named[0].isdigit() and index + 2 < len(tokens) and tokens[index + 2].isdigit()
+            steps.append((keyword, *tokens[index + 1:index + (3 if grouped else 2)]))
+            index += 3 if grouped else 2
+        elif keyword == "allOf":
+            steps.append((keyword,))
+            index += 2 if named and named[0].isdigit() else 1
+        elif keyword in ("items", "additionalProperties"):
+            steps.append((keyword,))
+            index += 1
+        else:  # a keyword of the node itself: the documents stop here, the rest is kept as written
+            steps.append(tuple(tokens[index:]))
+            break
+    return tuple(steps)
 
 
-_ALLOF_POSITION = re.compile(r"/allOf/[0-9]+(?=/|$)")
+_NAMING = ("properties", "patternProperties", "prefixItems")  # keywords followed by what they name
 
 
 def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, budget: float,
-                   searched: dict[tuple[str, str, bool], Witness | None]) -> ChangeWitness | None:
+                   searched: dict[tuple[Location, str, bool], Witness | None]) -> ChangeWitness | None:
     """`searched`: the outcomes of this root's searches so far. A search depends on the change only through its
     location (several changes at one place, such as operands added and removed there, search alike), so
     each location, direction and depth is searched once."""

@@ -98,3 +98,44 @@ def test_changes_at_one_location_share_one_search_per_direction(tmp_path, monkey
         by_kind.setdefault(entry.change.kind, []).append(entry.witness)
     assert by_kind["operand-added"][0] == by_kind["operand-added"][1] is not None
     assert by_kind["operand-added"][0].document == {"a": {"b": {"c": {"d": 6}}}}
+
+
+def _same_kind_alternatives(first_maximum: int, second_maximum: int) -> dict:
+    """A oneOf whose two alternatives share the discriminator value "allOf" (told apart by a required name)."""
+    def alternative(name: str, maximum: int) -> dict:
+        return {"type": "object", "properties": {"kind": {"const": "allOf"}, name: {"type": "string"},
+                                                 "a": {"type": "integer", "maximum": maximum}},
+                "required": ["kind", name], "additionalProperties": False}
+
+    return {"$schema": fixtures.DRAFT, "title": "Doc", "type": "object", "required": ["e"],
+            "properties": {"e": {"oneOf": [alternative("x", first_maximum), alternative("y", second_maximum)]}}}
+
+
+def test_a_discriminator_value_spelled_like_a_keyword_does_not_merge_two_searches(tmp_path):
+    # Both alternatives of the group "allOf" tighten their bound: each change is at its own position in the
+    # group (`.../oneOf/allOf/0`, `.../oneOf/allOf/1`), not at operands of an allOf, so each gets the
+    # witness of its own alternative.
+    old, new = _graphs(tmp_path, _same_kind_alternatives(10, 20), _same_kind_alternatives(5, 15))
+    results = classify([old], [new])
+    report = find_witnesses(results, [old], [new], budget_ms=TEST_BUDGET_MS)
+    documents = {entry.change.path: entry.witness.document for entry in report.by_change.values()
+                 if entry.change.kind == "alternative-removed"}
+    assert documents == {"/properties/e/oneOf/allOf/0": {"e": {"kind": "allOf", "x": "", "a": 6}},
+                         "/properties/e/oneOf/allOf/1": {"e": {"kind": "allOf", "y": "", "a": 16}}}
+
+
+@pytest.mark.parametrize(("first", "second", "shared"), [
+    ("/allOf/0/properties/a", "/allOf/1/properties/a", True),  # operands of one allOf search alike
+    ("/allOf", "/allOf/1", True),
+    ("/properties/allOf/allOf/0", "/properties/allOf/allOf/1", True),
+    ("/oneOf/allOf/0/properties/a", "/oneOf/allOf/1/properties/a", False),  # a discriminator value
+    ("/anyOf/0/properties/a", "/anyOf/1/properties/a", False),
+    ("/properties/allOf/properties/a", "/properties/a", False),  # a property named like the keyword
+    ("/patternProperties/allOf/allOf/0", "/patternProperties/allOf/allOf/1", True),
+    ("/prefixItems/0", "/prefixItems/1", False),
+    ("/properties/x/maximum", "/properties/x/minimum", False),
+])
+def test_search_locations(first, second, shared):
+    from govern.witness.search import searched_location
+
+    assert (searched_location(first) == searched_location(second)) is shared
