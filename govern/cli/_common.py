@@ -61,11 +61,37 @@ def load_project(project: Path | None):
     return load_config(root)
 
 
+WITNESS_BUDGET = 200  # govern.witness.search.DEFAULT_BUDGET, without importing the search for every command
+
+
+class WitnessBudget(click.ParamType):
+    """A whole number of candidate documents, at least one. The budget was once milliseconds: a value with a
+    time unit or a fraction is refused with what it is now."""
+
+    name = "count"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            count = value
+        else:
+            text = str(value).strip()
+            if not text.lstrip("+-").isdigit():
+                self.fail(f"{value!r} is not a whole number: the budget counts candidate documents checked per "
+                          f"change and direction (default {WITNESS_BUDGET}), not milliseconds; give a count such as 500",
+                          param, ctx)
+            count = int(text)
+        if count < 1:
+            self.fail(f"{value!r} is less than 1: give at least one candidate document per change", param, ctx)
+        return count
+
+
 def witness_options(command):
     """--witness and --witness-budget, shared by the commands that can show witness documents."""
-    command = click.option("--witness-budget", "witness_budget", type=click.FloatRange(min=1, min_open=False),
-                           default=200, show_default=True, metavar="MS",
-                           help="Search time per change, in milliseconds.")(command)
+    command = click.option("--witness-budget", "witness_budget", type=WitnessBudget(), default=WITNESS_BUDGET,
+                           show_default=True, metavar="N",
+                           help="Candidate documents checked per change and direction before its search reports "
+                                "`exhausted`: a count of work, so the outcome is the same on any machine and "
+                                "under any load.")(command)
     return click.option("--witness", "witness", is_flag=True,
                         help="For each breaking change, show a document the writing side accepts and the reading "
                              "side rejects, confirmed with jsonschema; report same-version verdicts such a "

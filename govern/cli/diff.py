@@ -113,7 +113,7 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
     from govern.witness.render import change_fields, change_lines, summary_lines, unsound_findings
     from govern.witness.search import find_witnesses
 
-    report = find_witnesses(results, old_graphs, new_graphs, budget_ms=witness_budget)
+    report = find_witnesses(results, old_graphs, new_graphs, budget=witness_budget)
     findings = unsound_findings(report, lambda root: origins.get(root, files[1] if files else ""))
     if output_format == "json":
         click.echo(diff_json(results, change_fields(report), {

@@ -26,7 +26,7 @@ def record() -> None:
 @witness_options
 @project_option
 @reports_errors
-def new(slug: str, prose_path: Path, decision: str | None, date: str | None, witness: bool, witness_budget: float,
+def new(slug: str, prose_path: Path, decision: str | None, date: str | None, witness: bool, witness_budget: int,
         project: Path | None) -> None:
     """Record every root that differs from its latest record (digest, format version or role), as
     records/DATE-SLUG.*.
@@ -74,7 +74,7 @@ def prose(project: Path | None) -> None:
 @witness_options
 @project_option
 @reports_errors
-def refresh(record_id: str, prose_path: Path | None, decision: str | None, witness: bool, witness_budget: float,
+def refresh(record_id: str, prose_path: Path | None, decision: str | None, witness: bool, witness_budget: int,
             project: Path | None) -> None:
     """Regenerate an unaccepted terminal record against the current source.
 

@@ -22,7 +22,7 @@ from govern.cli._common import load_project, project_option, reports_errors, wit
 @witness_options
 @project_option
 @reports_errors
-def verify(output_format: str, language: str, base: str | None, witness: bool, witness_budget: float,
+def verify(output_format: str, language: str, base: str | None, witness: bool, witness_budget: int,
            project: Path | None) -> None:
     """Check the whole record history against the current source (for CI).
 

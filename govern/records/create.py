@@ -150,8 +150,9 @@ def _prose_from_record(prose: dict[str, Prose], languages: tuple[str, ...]) -> d
 
 def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | None, decision: str | None = None,
                 date: str | None = None, *, replacing: str | None = None, today: _dt.date | None = None,
-                witness_budget: float | None = None) -> Plan:
-    """`witness_budget` (milliseconds): embed a witness document under each breaking detected change."""
+                witness_budget: int | None = None) -> Plan:
+    """`witness_budget` (candidate documents checked per change and direction): embed a witness document under
+    each breaking detected change."""
     from govern.extract import generated_files
     from govern.sources.load import load_configured
 
@@ -281,7 +282,7 @@ def _without(history: History, record_id: str) -> History:
 
 
 def create_record(config: Config, slug: str, prose_path: Path, decision: str | None = None,
-                  date: str | None = None, witness_budget: float | None = None) -> Plan:
+                  date: str | None = None, witness_budget: int | None = None) -> Plan:
     prose = read_prose_input(prose_path, config.languages)
     from govern.extract import clean_interrupted_writes
 
@@ -294,7 +295,7 @@ def create_record(config: Config, slug: str, prose_path: Path, decision: str | N
 
 
 def refresh_record(config: Config, record_id: str, prose_path: Path | None = None,
-                   decision: str | None = None, witness_budget: float | None = None) -> Plan:
+                   decision: str | None = None, witness_budget: int | None = None) -> Plan:
     history = load_history(config)
     record = history.records.get(record_id)
     if record is None:

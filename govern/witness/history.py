@@ -28,7 +28,7 @@ class HistoryWitnesses:
 
 
 def history_witnesses(config: Config, history: History, current: list[TypeGraph],
-                      budget_ms: float) -> HistoryWitnesses:
+                      budget: int) -> HistoryWitnesses:
     findings: list[Finding] = []
     snapshots: dict[str, list[TypeGraph]] = {}
 
@@ -47,10 +47,10 @@ def history_witnesses(config: Config, history: History, current: list[TypeGraph]
                 continue
             old, new = root_graphs(snapshot(entry.predecessor), entry.root), root_graphs(snapshot(record.id), entry.root)
             if old and new:
-                report = find_witnesses(classify(old, new), old, new, budget_ms)
+                report = find_witnesses(classify(old, new), old, new, budget)
                 findings.extend(unsound_findings(report, lambda root, path=record.relative("en"): path))
     recorded = recorded_graphs(config, history)
-    report = find_witnesses(classify(recorded, current), recorded, current, budget_ms)
+    report = find_witnesses(classify(recorded, current), recorded, current, budget)
     origins = {root: graph.origin for graph in current for root in graph.roots}
     findings.extend(unsound_findings(report, lambda root: origins.get(root, f"{config.records_dir}/")))
     pending = sorted((entry for entry in report.by_change.values() if entry.change.decision == VERSION_BUMP),

@@ -10,16 +10,16 @@ writes them wherever the writer's content model admits them (old data of an open
 the new schema types).
 
 Every search is bounded and deterministic: candidates come in a fixed order (nothing is random, so the
-order is the seed), the first confirmed one wins, and a per-change time budget (compiling the validators
-excluded) and a candidate cap stop a fruitless search. The same inputs give the same witness on every run
-whenever the search ends before its budget, which the targeted candidates make the usual case.
+order is the seed), the first confirmed one wins, and a budget counted in work, never in time, stops a
+fruitless search: so many distinct candidates checked by the validators per change and direction (and
+DRAWN_PER_CHECKED times as many drawn, repeats and empty ones included). The same inputs give the same
+outcome, witness or `exhausted`, on every machine and under any load.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -31,9 +31,12 @@ from govern.model.nodes import Node, Ref
 from govern.witness.confirm import Validator, root_schema
 from govern.witness.generate import ABSENT, Hints, candidates, documents, hints_of, locations, split_pointer
 
-DEFAULT_BUDGET_MS = 200
+# Candidates checked per change and direction (`--witness-budget`). Checking one costs about a millisecond on
+# typical schemas (jsonschema, both sides), so a fruitless search costs about what the former default of
+# 200 ms did; the targeted candidates find a witness within the first few dozen in the usual case.
+DEFAULT_BUDGET = 200
+DRAWN_PER_CHECKED = 20  # candidates drawn (repeats and empty ones included) per one the budget allows checking
 FIRST_AIMED = 16  # documents aimed at a change's own location tried before looking below it
-MAX_CANDIDATES = 5000  # per change and direction; the time budget usually ends a fruitless search first
 
 # Same-version rules whose promise for one direction is not validation but a duty of readers: new data may
 # lack a property that was required (readers handle its absence), carry a qualified kind old readers do
@@ -130,7 +133,8 @@ def _roots(graphs: list[TypeGraph]) -> dict[str, tuple[TypeGraph, str]]:
 
 
 def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_graphs: list[TypeGraph],
-                   budget_ms: float = DEFAULT_BUDGET_MS) -> WitnessReport:
+                   budget: int = DEFAULT_BUDGET) -> WitnessReport:
+    """`budget`: candidate documents checked per change and direction before a search reports `exhausted`."""
     old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
     found: dict[tuple[str, int], ChangeWitness] = {}
     for result in sorted(results, key=lambda r: r.root):
@@ -140,7 +144,7 @@ def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_gra
         new = _Root(*new_roots.get(result.root, (None, None)))
         searched: dict[tuple[Location, str, bool], Witness | None] = {}
         for index, change in enumerate(result.changes):
-            entry = _search_change(result, change, old, new, budget_ms / 1000.0, searched)
+            entry = _search_change(result, change, old, new, budget, searched)
             if entry is not None:
                 found[(result.root, index)] = entry
     return WitnessReport(found)
@@ -181,7 +185,7 @@ def searched_location(path: str) -> Location:
 _NAMING = ("properties", "patternProperties", "prefixItems")  # keywords followed by what they name
 
 
-def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, budget: float,
+def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, budget: int,
                    searched: dict[tuple[Location, str, bool], Witness | None]) -> ChangeWitness | None:
     """`searched`: the outcomes of this root's searches so far. A search depends on the change only through its
     location (several changes at one place, such as operands added and removed there, search alike), so
@@ -214,24 +218,23 @@ def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, bud
     return None
 
 
-def search_direction(change: Change, direction: str, old: _Root, new: _Root, budget: float,
+def search_direction(change: Change, direction: str, old: _Root, new: _Root, budget: int,
                      deep: bool = True) -> Witness | None:
     writer, reader = (old, new) if direction == OLD_DATA else (new, old)
     if writer.graph is None:
         return None
-    # Compiling the validators (and importing jsonschema, the first time) is not part of the search.
     writer_validator, reader_validator = writer.validator, reader.validator
-    deadline = time.perf_counter() + budget
     seen: set[str] = set()
-    for document in _candidate_documents(change, writer, reader, deep):
+    drawn = itertools.islice(_candidate_documents(change, writer, reader, deep), budget * DRAWN_PER_CHECKED)
+    for document in drawn:
         if document is ABSENT:
             continue
         key = json.dumps(document, sort_keys=True, ensure_ascii=False)
         if key in seen:
             continue
-        seen.add(key)
-        if len(seen) > MAX_CANDIDATES or time.perf_counter() > deadline:
+        if len(seen) >= budget:
             return None
+        seen.add(key)
         try:
             # Most candidates are read by both sides: the first error decides; the reader's best message is
             # worked out only for the witness itself.

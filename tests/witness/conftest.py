@@ -10,7 +10,7 @@ from pathlib import Path
 from govern.classify.classify import classify
 from govern.sources.jsonschema import load_jsonschema
 from govern.sources.load import document_root_name, load_spec
-from govern.witness.search import find_witnesses
+from govern.witness.search import DEFAULT_BUDGET, find_witnesses
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
@@ -41,16 +41,12 @@ def case_graphs(case):
     return old, new
 
 
-# Tests search with ten times the command's default budget: a loaded machine must not turn a witness that
-# is found into an exhausted search. That the same witness comes back whatever the budget is a test of its own.
-TEST_BUDGET_MS = 2000
-
-
-def witness_rows(case, budget_ms: float = TEST_BUDGET_MS) -> list[tuple]:
-    """(path, rule, search outcome, direction, document) of every searched change of a fixture."""
+def witness_rows(case, budget: int = DEFAULT_BUDGET) -> list[tuple]:
+    """(path, rule, search outcome, direction, document) of every searched change of a fixture, searched with
+    the commands' default budget unless told otherwise."""
     old, new = case_graphs(case)
     results = classify([old], [new])
-    report = find_witnesses(results, [old], [new], budget_ms=budget_ms)
+    report = find_witnesses(results, [old], [new], budget=budget)
     rows = []
     for (_, _), entry in sorted(report.by_change.items()):
         witness = entry.witness

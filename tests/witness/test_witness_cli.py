@@ -199,3 +199,65 @@ def test_jsonschema_is_imported_only_when_witnesses_are_asked_for():
                                check=True).stdout
     assert plain == "[]\n"
     assert "'jsonschema'" in witnessed and "'govern.witness.search'" in witnessed
+
+
+def _tightened_and_unknown(tmp_path) -> list[str]:
+    """A bound tightened (a witness after a few candidates) next to an unknown keyword added (no document can
+    show it, so its search runs to the end of its budget)."""
+    old = {"$schema": fixtures.DRAFT, "title": "Doc", "type": "object", "required": ["id"],
+           "properties": {"id": {"type": "string"}, "note": {"type": "string", "maxLength": 10},
+                          "memo": {"type": "string"}}}
+    new = json.loads(json.dumps(old))
+    new["properties"]["note"]["maxLength"] = 5
+    new["properties"]["memo"]["x-maxUtf8Bytes"] = 64
+    return [str(path) for path in fixtures.write_pair(tmp_path, old, new)]
+
+
+def test_the_outcome_does_not_depend_on_the_clock(tmp_path, monkeypatch):
+    """The budget counts work: a machine a million times slower (every clock reading ten seconds later than
+    the last) gives the same witnesses and the same exhausted searches, byte for byte."""
+    import itertools
+    import time
+
+    files = _tightened_and_unknown(tmp_path)
+    steady = run("diff", *files, "--witness", "--format", "json")
+    ticks = itertools.count()
+    for clock in ("perf_counter", "monotonic", "process_time", "time"):
+        monkeypatch.setattr(time, clock, lambda: 10.0 * next(ticks))
+    slow = run("diff", *files, "--witness", "--format", "json")
+    monkeypatch.undo()
+    assert slow.stdout == steady.stdout
+    outcomes = {change["path"]: change["witness_search"] for change in json.loads(steady.stdout)["roots"][0]["changes"]}
+    assert outcomes == {"/properties/note/maxLength": "found", "/properties/memo/x-maxUtf8Bytes": "exhausted"}
+
+
+def test_the_budget_is_a_number_of_candidates_whatever_the_machine(tmp_path):
+    """The tightened bound's witness is the n-th candidate its search checks: a budget of n finds it, n - 1 does
+    not (every time), and any larger budget finds the same document."""
+    files = _tightened_and_unknown(tmp_path)
+
+    def note(budget: int) -> dict:
+        result = run("diff", *files, "--witness", "--format", "json", "--witness-budget", str(budget))
+        return next(change for change in json.loads(result.stdout)["roots"][0]["changes"]
+                    if change["path"] == "/properties/note/maxLength")
+
+    needed = next(budget for budget in range(1, 50) if note(budget)["witness_search"] == "found")
+    assert needed > 1
+    assert note(needed - 1) == note(needed - 1) and note(needed - 1)["witness_search"] == "exhausted"
+    assert note(needed)["witness"] == note(200)["witness"] == note(5000)["witness"]
+
+
+def test_a_budget_in_milliseconds_is_refused_with_what_it_counts_now():
+    for value in ("200ms", "2.5", "0", "-3"):
+        result = CliRunner().invoke(cli, ["diff", *pair("enum-changed/positive/value-removed"), "--witness",
+                                          "--witness-budget", value])
+        assert result.exit_code == 2 and "--witness-budget" in result.output, value
+    assert "not milliseconds" in CliRunner().invoke(cli, ["diff", *pair("enum-changed/positive/value-removed"),
+                                                          "--witness", "--witness-budget", "200ms"]).output
+
+
+def test_the_commands_default_budget_is_the_searchs():
+    from govern.cli._common import WITNESS_BUDGET
+    from govern.witness.search import DEFAULT_BUDGET
+
+    assert WITNESS_BUDGET == DEFAULT_BUDGET

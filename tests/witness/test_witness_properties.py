@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from conftest import TEST_BUDGET_MS, fixtures  # noqa: E402 - the folder's helpers
+from conftest import fixtures  # noqa: E402 - the folder's helpers
 from govern.classify.classify import classify
 from govern.sources.jsonschema import load_jsonschema
 from govern.witness.search import find_witnesses
@@ -32,7 +32,7 @@ def _search(tmp_path, old: dict, new: dict):
         paths.append(path)
     graphs = [load_jsonschema(fixtures.SOURCE, path, ROOTS, None) for path in paths]
     results = classify([graphs[0]], [graphs[1]])
-    return results, find_witnesses(results, [graphs[0]], [graphs[1]], budget_ms=TEST_BUDGET_MS)
+    return results, find_witnesses(results, [graphs[0]], [graphs[1]])
 
 
 def _witnesses(report):

@@ -180,7 +180,7 @@ def test_an_added_event_type_is_excused_only_for_old_readers(monkeypatch):
 
 def test_the_same_witness_on_every_run():
     case = next(case for case in POSITIVE if case.id == "enum-changed/positive/value-removed")
-    assert witness_rows(case) == witness_rows(case) == witness_rows(case, budget_ms=5000)
+    assert witness_rows(case) == witness_rows(case) == witness_rows(case, budget=5000)
 
 
 @pytest.mark.parametrize("case", [case for case in fixtures.fixture_cases() if case.polarity == "negative"],

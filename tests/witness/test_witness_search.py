@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from conftest import TEST_BUDGET_MS, fixtures  # noqa: E402 - the folder's helpers
+from conftest import fixtures  # noqa: E402 - the folder's helpers
 from govern.classify.changes import Side
 from govern.classify.classify import classify
 from govern.sources.jsonschema import load_jsonschema
@@ -68,7 +68,7 @@ def test_a_witness_deep_inside_replaced_operands(tmp_path):
     results = classify([old], [new])
     kinds = {change.kind for change in results[0].changes}
     assert kinds == {"operand-added", "operand-removed"}  # both operands changed: no pairing inside
-    report = find_witnesses(results, [old], [new], budget_ms=TEST_BUDGET_MS)
+    report = find_witnesses(results, [old], [new])
     found = {entry.change.kind: entry.witness for entry in report.by_change.values()}
     assert found["operand-added"].document == {"a": {"b": {"c": {"d": 6}}}}
     assert found["operand-added"].direction == "old-data-new-readers"
@@ -91,7 +91,7 @@ def test_changes_at_one_location_share_one_search_per_direction(tmp_path, monkey
         return original(change, direction, *args, **kwargs)
 
     monkeypatch.setattr(search, "search_direction", counted)
-    report = find_witnesses(results, [old], [new], budget_ms=TEST_BUDGET_MS)
+    report = find_witnesses(results, [old], [new])
     assert sorted(directions) == ["new-data-old-readers", "old-data-new-readers"]
     by_kind: dict[str, list] = {}
     for entry in report.by_change.values():
@@ -117,7 +117,7 @@ def test_a_discriminator_value_spelled_like_a_keyword_does_not_merge_two_searche
     # witness of its own alternative.
     old, new = _graphs(tmp_path, _same_kind_alternatives(10, 20), _same_kind_alternatives(5, 15))
     results = classify([old], [new])
-    report = find_witnesses(results, [old], [new], budget_ms=TEST_BUDGET_MS)
+    report = find_witnesses(results, [old], [new])
     documents = {entry.change.path: entry.witness.document for entry in report.by_change.values()
                  if entry.change.kind == "alternative-removed"}
     assert documents == {"/properties/e/oneOf/allOf/0": {"e": {"kind": "allOf", "x": "", "a": 6}},
