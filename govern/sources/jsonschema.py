@@ -51,6 +51,7 @@ APPLICATOR_KEYWORDS = ("not", "if", "then", "else", "contains", "propertyNames",
 _APPLICATORS = frozenset(APPLICATOR_KEYWORDS)
 # Keywords that compose other schemas with this one.
 _COMPOSITION = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "allOf", "anyOf", "oneOf"})
+_REFERENCE_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
 # Which unevaluated* keywords see what a schema evaluates (bits of _Context.sees). Where one does, keywords
 # that evaluate every property (`additionalProperties`) or every item (`items`) differ from their absence
 # even when they admit anything, so the adapter keeps them as the constraint `"additionalProperties": true`
@@ -75,6 +76,7 @@ REF_OVERRIDES_SIBLINGS = frozenset({"draft-04", "draft-06", "draft-07", OPENAPI_
 # Dialects in which `dependencies` is a keyword: 2019-09 split it into dependentRequired and dependentSchemas.
 DEPENDENCIES_DIALECTS = frozenset({"draft-04", "draft-06", "draft-07"})
 PRIMITIVES = ("string", "integer", "number", "boolean", "null")
+_TYPE_NAMES = frozenset(PRIMITIVES + ("object", "array"))
 _JSON_TYPES = {"string": str, "boolean": bool, "null": type(None), "object": dict, "array": list}
 _NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 
@@ -86,6 +88,13 @@ ATTRIBUTION = "x-persistence-attribution"
 VERSION_MARKER = "x-persistence-version"
 # How snapshots store a discriminator: its property, its mapping to the exported types, unbound values.
 DISCRIMINATOR = "x-govern-discriminator"
+# The keywords with a branch of their own in the conversion of a schema that most schemas never take (markers,
+# identifiers, dependencies, lower bounds that may be zero, unevaluated*, nullable, discriminators, policies, and
+# the applicators): a schema with none of them skips those branches after one set operation.
+_RARE_KEYWORDS = frozenset({RESERVED, ATTRIBUTION, "$id", "id", "dependencies", *ZERO_LOWER_BOUNDS,
+                            "unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef", "nullable",
+                            "discriminator", DISCRIMINATOR, SOURCE_POLICY, *APPLICATOR_KEYWORDS})
+_CONTAINS = frozenset({"contains"})
 
 
 class _Context:
@@ -283,23 +292,26 @@ class Converter:
             return NEVER
         if not isinstance(schema, dict):
             raise context.fail(f"a schema must be an object or a boolean, not {type(schema).__name__}")
-        if RESERVED in schema:
-            raise context.fail(f"{RESERVED} belongs on an optional property whose schema forbids every value")
-        if ATTRIBUTION in schema and self.source_policy is not None:
-            raise context.fail(f"{ATTRIBUTION} belongs on an alternative of a oneOf or anyOf bound by {SOURCE_POLICY}",
-                               hint="mark the qualified kind where the source union lists it (pydantic: "
-                                    "Annotated[Kind, Field(json_schema_extra=...)] inside the Union)")
-
-        own_id = _own_id(schema, context.document.dialect)
-        if own_id and not own_id.startswith("#"):
-            context.base = urldefrag(urljoin(context.base, own_id))[0]  # an embedded resource: refs resolve here
+        # Most schemas use none of the keywords with a branch of their own below: one set operation tells.
+        rare = not _RARE_KEYWORDS.isdisjoint(schema)
+        if rare:
+            if RESERVED in schema:
+                raise context.fail(f"{RESERVED} belongs on an optional property whose schema forbids every value")
+            if ATTRIBUTION in schema and self.source_policy is not None:
+                raise context.fail(f"{ATTRIBUTION} belongs on an alternative of a oneOf or anyOf bound by "
+                                   f"{SOURCE_POLICY}",
+                                   hint="mark the qualified kind where the source union lists it (pydantic: "
+                                        "Annotated[Kind, Field(json_schema_extra=...)] inside the Union)")
+            own_id = _own_id(schema, context.document.dialect)
+            if own_id and not own_id.startswith("#"):
+                context.base = urldefrag(urljoin(context.base, own_id))[0]  # an embedded resource: refs resolve here
         rest = dict(schema) if ANNOTATIONS.isdisjoint(schema) else \
             {key: value for key, value in schema.items() if key not in ANNOTATIONS}
         if self.annotations:
             # govern's own x-persistence- vocabulary is structure whatever the patterns say.
             rest = {key: value for key, value in rest.items() if key.startswith("x-persistence-")
                     or not any(fnmatchcase(key, pattern) for pattern in self.annotations)}
-        if context.document.dialect == "draft-04" and isinstance(rest.get("id"), str):
+        if rare and context.document.dialect == "draft-04" and isinstance(rest.get("id"), str):
             del rest["id"]  # draft-04 spells `$id` as `id`: an identifier, not structure
         if "$ref" in rest and len(rest) > 1 and context.document.dialect in REF_OVERRIDES_SIBLINGS:
             # Validators of these dialects ignore them; applying them would call a real change unchanged.
@@ -309,25 +321,27 @@ class Converter:
                 self.notes.append((f"{context.document.label}#{context.pointer}", ", ".join(ignored),
                                    context.document.dialect))
                 rest = {key: value for key, value in rest.items() if key not in ignored}
-        if "dependencies" in rest and context.document.dialect in DEPENDENCIES_DIALECTS:
-            rest = _split_dependencies(rest, context)
-        for bound in ZERO_LOWER_BOUNDS:
-            if rest.get(bound) == 0 and not isinstance(rest[bound], bool):
-                del rest[bound]  # every string, array and object has at least zero of them
+        if rare:
+            if "dependencies" in rest and context.document.dialect in DEPENDENCIES_DIALECTS:
+                rest = _split_dependencies(rest, context)
+            for bound in ZERO_LOWER_BOUNDS:
+                if rest.get(bound) == 0 and not isinstance(rest[bound], bool):
+                    del rest[bound]  # every string, array and object has at least zero of them
         if "type" in rest:
             rest = _without_excluded_keywords(rest, rest["type"])
-        if "unevaluatedProperties" in rest and "additionalProperties" in rest:
-            del rest["unevaluatedProperties"]  # additionalProperties evaluates every name it leaves over
-        if "unevaluatedItems" in rest and _evaluates_every_item(rest):
-            del rest["unevaluatedItems"]
-        if "unevaluatedProperties" in rest:
-            context.passes |= SEEN_PROPERTIES
-        if "unevaluatedItems" in rest:
-            context.passes |= SEEN_ITEMS
+        if rare:
+            if "unevaluatedProperties" in rest and "additionalProperties" in rest:
+                del rest["unevaluatedProperties"]  # additionalProperties evaluates every name it leaves over
+            if "unevaluatedItems" in rest and _evaluates_every_item(rest):
+                del rest["unevaluatedItems"]
+            if "unevaluatedProperties" in rest:
+                context.passes |= SEEN_PROPERTIES
+            if "unevaluatedItems" in rest:
+                context.passes |= SEEN_ITEMS
         parts: list[Node] = []
         context.composes = not _COMPOSITION.isdisjoint(rest)
 
-        for keyword in ("$ref", "$dynamicRef", "$recursiveRef") if context.composes else ():
+        for keyword in (_REFERENCE_KEYWORDS if rare else ("$ref",)) if context.composes else ():
             reference = rest.pop(keyword, None)
             if reference is None:
                 continue
@@ -339,9 +353,9 @@ class Converter:
                 self.schemas.resolve(reference, context.base, context.document, context.pointer)
             parts.append(self._reference(target, context.depth, context.passes))
 
-        nullable = rest.pop("nullable", False) if self.openapi else False
-        discriminator = self._take_discriminator(rest)
-        policy = rest.pop(SOURCE_POLICY, None)
+        nullable = rest.pop("nullable", False) if rare and self.openapi else False
+        discriminator = self._take_discriminator(rest) if rare else None
+        policy = rest.pop(SOURCE_POLICY, None) if rare else None
         if policy is not None and self.source_policy is not None and not context.binds_source:
             raise context.fail(f"{SOURCE_POLICY} binds only a source property declared by an object whose role is "
                                f"a literal {' or '.join(self.source_policy.roles)}",
@@ -349,13 +363,13 @@ class Converter:
                                     "of its kinds")
 
         allof_start = len(parts)  # parts[allof_start:allof_end] are the operands of `allOf`, in order
-        if "allOf" in rest:
+        if context.composes and "allOf" in rest:
             for position, operand in enumerate(self._schema_list(rest.pop("allOf"), "allOf", context)):
                 parts.append(self.convert_beside(operand, context, "allOf", position))
         allof_end = len(parts)
         unions: list[Union] = []
         keywords: list[str] = []
-        for keyword, exclusive in (("anyOf", False), ("oneOf", True)):
+        for keyword, exclusive in (("anyOf", False), ("oneOf", True)) if context.composes else ():
             if keyword in rest:
                 unions.append(self._union(self._schema_list(rest.pop(keyword), keyword, context), keyword,
                                           exclusive, context))
@@ -370,12 +384,16 @@ class Converter:
             if self.source_policy is not None and union.policy is None:
                 _refuse_unbound_attribution(union, keyword, context)
             parts.append(_normalized_union(union))
-        parts.extend(self._applicators(rest, context))
+        if rare:
+            parts.extend(self._applicators(rest, context))
         # Composed schemas that assert nothing (`allOf [{}]`) evaluate no property either, nor does `not`.
-        context.composes = any(_may_evaluate(part, _EVALUATING_APPLICATORS) for part in parts)
-        context.composes_items = context.composes or any(_may_evaluate(part, {"contains"}) for part in parts)
+        if parts:
+            context.composes = any(_may_evaluate(part, _EVALUATING_APPLICATORS) for part in parts)
+            context.composes_items = context.composes or any(_may_evaluate(part, _CONTAINS) for part in parts)
+        else:
+            context.composes = context.composes_items = False
 
-        value_part = self._values(rest, context)
+        value_part = self._values(rest, context) if "enum" in rest or "const" in rest else None
         declared = rest.get("type")
         if declared.__class__ is list and len(set(declared)) > 1:
             # Beside a composition, unevaluated* keywords stay keywords of this schema (they see what the
@@ -533,7 +551,13 @@ class Converter:
 
     def _typed(self, rest: dict, context: _Context) -> Node | None:
         declared = rest.pop("type", None)
+        if declared.__class__ is str:  # the usual spelling: one type name
+            if declared not in _TYPE_NAMES:
+                raise context.fail(f"unknown type {declared!r}")
+            return self._single_type(declared, rest, context)
         if declared is None:
+            if not rest:
+                return None
             # Keywords without `type` constrain only values of their type: each type they name is the union of
             # its typed node and any value not of that type, and keywords of several types are the
             # intersection of those unions (`{"minLength": 1, "minimum": 3}`: a string of at least one
@@ -603,8 +627,8 @@ class Converter:
                 node = self.convert(sub, child)
             else:
                 node = self.convert_child(sub, context, "properties", name)
-            if not reserved and source_policy is not None and not is_required and \
-                    (isinstance(node, Never) or _forbids_every_value(sub)):
+            if not reserved and source_policy is not None and not is_required and (node.__class__ is Never or (
+                    not is_schema_object or "not" in sub or "allOf" in sub) and _forbids_every_value(sub)):
                 continue  # like `name?: never`, an unmarked optional never property is as good as undeclared
             description = sub.get("description") if is_schema_object else None
             properties.append(Property(name, node, is_required, reserved,
@@ -624,10 +648,11 @@ class Converter:
             additional = self.convert_child(rest.pop("unevaluatedProperties"), context, "unevaluatedProperties")
             evaluates_every_name = True
         taken = {key: rest.pop(key) for key in list(rest) if key in OBJECT_KEYWORDS}
-        if evaluates_every_name and additional == OPEN and context.sees & SEEN_PROPERTIES:
+        open_content = additional.__class__ is Opaque and not additional.constraints  # admits anything
+        if evaluates_every_name and open_content and context.sees & SEEN_PROPERTIES:
             taken["additionalProperties"] = True  # evaluates every name, and an enclosing unevaluated* sees it
         if undeclared:
-            if additional == OPEN and "additionalProperties" not in taken and "unevaluatedProperties" not in taken \
+            if open_content and "additionalProperties" not in taken and "unevaluatedProperties" not in taken \
                     and not context.sees & SEEN_PROPERTIES:
                 # Where the content model admits anything and no unevaluated* sees what is evaluated, a required
                 # name is a required property of any value (patterns apply to declared names too).
@@ -714,7 +739,7 @@ class Converter:
             items, tail_keyword = rest.pop("unevaluatedItems"), "unevaluatedItems"
         taken = {key: rest.pop(key) for key in list(rest) if key in ARRAY_KEYWORDS}
         tail = OPEN if items is None else self.convert_child(items, context, tail_keyword)
-        if items is not None and tail == OPEN and context.sees & SEEN_ITEMS:
+        if items is not None and tail.__class__ is Opaque and not tail.constraints and context.sees & SEEN_ITEMS:
             taken["items"] = True  # evaluates every item, and an enclosing unevaluated* sees it
         constraints = make_constraints(taken)
         if prefix is not None:
@@ -799,7 +824,7 @@ def _may_evaluate(part: Node, applicators) -> bool:
     anything but `true`, and of the applicators only the given ones."""
     if part.__class__ is Applicator:
         return part.keyword in applicators
-    return part.__class__ is not Opaque or part != OPEN
+    return part.__class__ is not Opaque or bool(part.constraints)
 
 
 # Separates a named type's location from the unevaluated* bits its variant is converted for.
@@ -1021,7 +1046,10 @@ def _all_of(nodes: list[Node], allof: tuple[int, int] | None = None) -> Node:
     """The conjunction of nodes, each asserted once (`allOf [A, A]` is A); `true` asserts nothing.
     `allof`: the span of `nodes` that are the operands of an `allOf`, in order, the others standing beside
     it (see Intersection.positions); None when that is not known."""
-    distinct = _distinct(node for node in nodes if node.__class__ is not Opaque or node != OPEN)
+    if len(nodes) == 1:  # most schemas: one part, asserted as it is
+        node = nodes[0]
+        return OPEN if node.__class__ is Opaque and not node.constraints else node
+    distinct = _distinct(node for node in nodes if node.__class__ is not Opaque or node.constraints)
     if not distinct:
         return OPEN
     if len(distinct) == 1:
@@ -1049,7 +1077,9 @@ def _normalized_union(union: Union) -> Node:
         if union.exclusive and _disjoint_by_type(union.alternatives):
             union = replace(union, exclusive=False)
     if not union.exclusive:
-        union = replace(union, alternatives=tuple(_distinct(union.alternatives)))
+        distinct = _distinct(union.alternatives)
+        if len(distinct) < len(union.alternatives):  # _distinct only drops repeats, keeping the order
+            union = replace(union, alternatives=tuple(distinct))
     if len(union.alternatives) == 1 and plain:
         return union.alternatives[0].node
     return union
@@ -1079,7 +1109,7 @@ def _value_classes(node: Node) -> frozenset[str] | None:
         return frozenset()
     if isinstance(node, Primitive):
         return _TYPE_CLASSES[node.type] if not node.constraints else None
-    if node == _ANY_OBJECT or node == _ANY_ARRAY:
+    if (node.__class__ is Object or node.__class__ is Array) and (node == _ANY_OBJECT or node == _ANY_ARRAY):
         return _TYPE_CLASSES[node.kind]
     if isinstance(node, Union) and node.policy is None and node.discriminator is None:
         counts: dict[str, int] = {}

@@ -236,3 +236,44 @@ def test_subschemas_built_by_code_are_not_shared_by_their_text():
     with pytest.raises(InputError) as caught:
         converter.convert_child(built, place, "b")
     assert "enum must be an array" in caught.value.problems[0].reason
+
+
+def _counting_rare_branches(monkeypatch) -> Counter:
+    """Counts the calls of the helpers only schemas with identifiers, discriminators or applicators need."""
+    calls: Counter = Counter()
+    for owner, name in ((jsonschema, "_own_id"), (jsonschema.Converter, "_take_discriminator"),
+                        (jsonschema.Converter, "_applicators")):
+        original = getattr(owner, name)
+
+        def counting(*args, _original=original, _name=name):
+            calls[_name] += 1
+            return _original(*args)
+
+        monkeypatch.setattr(owner, name, counting)
+    return calls
+
+
+def test_schemas_without_rare_keywords_skip_their_branches(tmp_path, monkeypatch):
+    # Objects, arrays, maps, unions, references and bounded leaves: the usual content of a large source.
+    calls = _counting_rare_branches(monkeypatch)
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {
+        "count": {"type": "integer", "minimum": 1, "maximum": 9}, "tags": {"type": "array", "items": {"type": "string"}},
+        "byName": {"type": "object", "additionalProperties": {"$ref": "#/$defs/A"}},
+        "maybe": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}, "both": {"allOf": [{"$ref": "#/$defs/A"}]}},
+        "$defs": {"A": {"type": "object", "properties": {"name": {"type": "string", "maxLength": 5}}}}}
+    assert _load(tmp_path, document).roots
+    assert calls == Counter()
+
+
+@pytest.mark.parametrize("keyword, value, helper", [
+    ("not", {"type": "string"}, "_applicators"),
+    ("$id", "https://example.com/inner.json", "_own_id"),
+    ("discriminator", {"propertyName": "kind"}, "_take_discriminator"),
+])
+def test_a_rare_keyword_takes_its_branch(tmp_path, monkeypatch, keyword, value, helper):
+    calls = _counting_rare_branches(monkeypatch)
+    inner = {"anyOf": [{"type": "object"}, {"type": "string"}], keyword: value}
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                "properties": {"inner": inner}}
+    assert _load(tmp_path, document).roots
+    assert calls[helper] == 1
