@@ -285,7 +285,7 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
                        canonical: Mapping[str, str], memo: _Memo) -> dict[str, str]:
     # Round k gives each member the digest of its depth-k unfolding (members referring to each other by a
     # placeholder in round 0); the rounds stop once the partition into equal digests stops growing.
-    rounds = _Rounds(memo, lambda key: canonical.get(key, key), component, settled)
+    rounds = _Rounds(memo, canonical, component, settled)
     tops = [rounds.slot(types[key].node) for key in component]
     current = [_RECURSION_PLACEHOLDER] * len(component)
     classes = 1
@@ -343,7 +343,7 @@ def _top_text(node: Node, rounds: "_Rounds", current: list[str]) -> str:
     return form_text(node, final)
 
 
-_TEMPLATE, _SORTED_ALTERNATIVES, _SORTED_OPERANDS = 0, 1, 2  # plans
+_TEMPLATE, _SORTED_ENTRIES, _SORTED_ALTERNATIVES, _SORTED_OPERANDS = 0, 1, 2, 3  # plans
 _MARK = "\x00"  # never in a form's text: the string writer escapes control characters
 _MARKS = [f"{_MARK}{position}{_MARK}" for position in range(16)]
 
@@ -362,10 +362,10 @@ class _Rounds:
     round, in plan order.
     """
 
-    def __init__(self, memo: _Memo, canonical: Callable[[str], str], component: list[str],
+    def __init__(self, memo: _Memo, canonical: Mapping[str, str], component: list[str],
                  settled: Callable[[str], str]):
         self.memo = memo  # digests that hold in every round (subtrees that reach no member), shared with the caller
-        self.canonical = canonical
+        self.canonical = canonical  # key -> the key it is an alias of (itself when none)
         self.members = {key: position for position, key in enumerate(component)}
         self.size = len(component)
         self.settled = settled
@@ -375,7 +375,8 @@ class _Rounds:
 
     def slot(self, node: Node):
         if node.__class__ is Ref:
-            key = self.canonical(node.target)
+            key = node.target
+            key = self.canonical.get(key, key)
             position = self.members.get(key)
             return position if position is not None else self.settled(key)
         known = self.memo.by_id.get(id(node))
@@ -389,8 +390,12 @@ class _Rounds:
     def _compile(self, node: Node):
         varying: list[int] = []
         slot_of = self.slot
+        constant = self.memo.by_id
 
         def marked(child: Node) -> str:
+            known = constant.get(id(child))  # (most children: leaves shared throughout the graph)
+            if known is not None:
+                return known
             slot = slot_of(child)
             if slot.__class__ is str:
                 return slot
@@ -402,7 +407,21 @@ class _Rounds:
         if not varying:
             digest = self.memo.by_id[id(node)] = self.memo.digest(text)
             return digest
-        if kind is Union:
+        if kind is Union and not any(alternative.tags for alternative in node.alternatives):
+            # Entries `["<digest>",<qualified>]` sort as their keys (digest, qualified) do: digests are
+            # written with characters above `"`, so two entries compare by their digests first, and then
+            # `false` sorts before `true`. So the entries of alternatives that reach no member are written
+            # once, and each round writes the others and sorts the texts.
+            fixed, varying_entries = [], []
+            for alternative in node.alternatives:
+                slot = slot_of(alternative.node)
+                suffix = '",' + _BOOLEANS[alternative.qualified] + "]"
+                if slot.__class__ is str:
+                    fixed.append('["' + slot + suffix)
+                else:
+                    varying_entries.append((slot, suffix))
+            plan = (_SORTED_ENTRIES, (fixed, varying_entries), _union_tail(node))
+        elif kind is Union:
             plan = (_SORTED_ALTERNATIVES, [(slot_of(a.node), a) for a in node.alternatives], _union_tail(node))
         elif kind is Intersection:
             plan = (_SORTED_OPERANDS, [slot_of(operand) for operand in node.operands], None)
@@ -411,9 +430,9 @@ class _Rounds:
             # their marked text, and so their format string, is the same.
             known = self.templates.get(text)
             if known is None:
-                pieces = text.split(_MARK)
+                pieces = text.replace("%", "%%").split(_MARK)
                 known = self.templates[text] = (
-                    self.memo.prefix + "%s".join(piece.replace("%", "%%") for piece in pieces[0::2]),
+                    self.memo.prefix.replace("%", "%%") + "%s".join(pieces[0::2]),
                     [int(position) for position in pieces[1::2]])
             template, order = known
             plan = (_TEMPLATE, template, itemgetter(*[varying[position] for position in order]))
@@ -432,6 +451,10 @@ class _Rounds:
         for kind, head, rest in self.plans:
             if kind == _TEMPLATE:
                 text = head % rest(values)
+            elif kind == _SORTED_ENTRIES:
+                fixed, varying = head
+                text = prefix + '{"alts":[' + ",".join(sorted(fixed + ['["' + values[slot] + suffix
+                                                                        for slot, suffix in varying])) + "]" + rest
             elif kind == _SORTED_ALTERNATIVES:
                 text = prefix + _union_text(sorted(_alternative_key(values[slot] if slot.__class__ is int else slot,
                                                                     alternative) for slot, alternative in head), rest)

@@ -59,6 +59,10 @@ _OBJECT_KEYS = frozenset({"type", "properties", "required", "patternProperties",
                           *_OBJECT_CONSTRAINTS})
 _ARRAY_CONSTRAINTS = ("minItems", "maxItems", "uniqueItems")
 _ARRAY_KEYS = frozenset({"type", "items", "prefixItems", *_ARRAY_CONSTRAINTS})
+# The keywords of each kind of node that give no constraint.
+_OBJECT_STRUCTURE = _OBJECT_KEYS - set(_OBJECT_CONSTRAINTS)
+_ARRAY_STRUCTURE = _ARRAY_KEYS - set(_ARRAY_CONSTRAINTS)
+_TYPE_ONLY = frozenset({"type"})
 # Keywords without `type`, per the type the adapter infers from them (in its order), read here when all of
 # them belong to that one type.
 _TYPELESS = (("object", _OBJECT_KEYS - {"type"}), ("array", _ARRAY_KEYS - {"type"}),
@@ -141,7 +145,11 @@ class _Reader:
 
     def __init__(self, table: dict):
         self.table = table
-        self.refs: dict[str, Ref] = {}
+        self.refs: dict[str, Ref] = {}  # by the reference as written
+        # Schemas without subschemas other than booleans, by content (see _leaf_key): a large snapshot repeats
+        # a few of them thousands of times ({"type": "string"}, a reference). Each is read once and its node
+        # shared, as the adapter shares them, which also lets digests reuse their work by node.
+        self.leaves: dict[tuple, Node] = {}
 
     def node(self, schema: Any, depth: int) -> Node:
         if depth > _DEPTH:
@@ -152,6 +160,17 @@ class _Reader:
             return NEVER
         if schema.__class__ is not dict:
             raise _Decline
+        # Only where reading it anew could not reach the depth limit (its boolean subschemas are one level
+        # deeper): a shared node must be what reading it here gives.
+        key = _leaf_key(schema) if depth < _DEPTH else None
+        if key is None:
+            return self._read(schema, depth)
+        known = self.leaves.get(key)
+        if known is None:
+            known = self.leaves[key] = self._read(schema, depth)
+        return known
+
+    def _read(self, schema: dict, depth: int) -> Node:
         if "type" in schema:
             kind = schema["type"]
             if kind == "object" and kind.__class__ is str:
@@ -194,10 +213,9 @@ class _Reader:
         return Union((Alternative(node), Alternative(Opaque(make_constraints({NOT_TYPE: kind})))), keyword="")
 
     def _ref(self, reference: Any) -> Ref:
-        name = self._target(reference)
-        ref = self.refs.get(name)
+        ref = self.refs.get(reference) if reference.__class__ is str else None
         if ref is None:
-            ref = self.refs[name] = Ref(name)
+            ref = self.refs[reference] = Ref(self._target(reference))
         return ref
 
     def _target(self, reference: Any) -> str:
@@ -210,7 +228,7 @@ class _Reader:
         return name
 
     def _object(self, schema: dict, depth: int) -> Node:
-        if not all(key in _OBJECT_KEYS or _kept_verbatim(key) for key in schema):
+        if not (_OBJECT_KEYS.issuperset(schema) or all(key in _OBJECT_KEYS or _kept_verbatim(key) for key in schema)):
             raise _Decline
         declared = schema.get("properties", {})
         required = schema.get("required", [])
@@ -234,19 +252,19 @@ class _Reader:
             raise _Decline
         pattern_nodes = tuple((pattern, self.node(patterns[pattern], depth + 1)) for pattern in sorted(patterns))
         additional = self.node(schema.get("additionalProperties", True), depth + 1)
-        constraints = _constraints(schema, _OBJECT_CONSTRAINTS)
+        constraints = _constraints(schema, _OBJECT_CONSTRAINTS, _OBJECT_STRUCTURE)
         if not properties and not pattern_nodes and not isinstance(additional, (Opaque, Never)):
             return Map(additional, constraints)
         return Object(tuple(properties), additional, pattern_nodes, constraints)
 
     def _array(self, schema: dict, depth: int) -> Node:
-        if not all(key in _ARRAY_KEYS or _kept_verbatim(key) for key in schema):
+        if not (_ARRAY_KEYS.issuperset(schema) or all(key in _ARRAY_KEYS or _kept_verbatim(key) for key in schema)):
             raise _Decline
         items = schema.get("items")
         if items.__class__ is list:
             raise _Decline  # draft-04's positional items
         tail = OPEN if items is None else self.node(items, depth + 1)
-        constraints = _constraints(schema, _ARRAY_CONSTRAINTS)
+        constraints = _constraints(schema, _ARRAY_CONSTRAINTS, _ARRAY_STRUCTURE)
         prefix = schema.get("prefixItems")
         if prefix is None or prefix == []:
             return Array(tail, constraints)
@@ -285,23 +303,50 @@ class _Reader:
                                   lambda value, reference: self._target(reference))
 
 
+def _leaf_key(schema: dict) -> tuple | None:
+    """What reading a schema whose values are scalars and lists of scalars depends on (within one resource,
+    where a reference names the same type wherever it stands): its keys and values, each value with its class,
+    since `1`, `1.0` and `true` are equal in Python but not in JSON (and floats by their text, which tells
+    `-0.0` from `0.0`). None for any other schema. Unlike the adapter's key, no keyword is left out: what
+    makes this reader decline must make it decline wherever it stands."""
+    key = []
+    for name, value in schema.items():
+        kind = value.__class__
+        if kind is dict:
+            return None
+        if kind is list:
+            items = []
+            for item in value:
+                item_kind = item.__class__
+                if item_kind is dict or item_kind is list:
+                    return None
+                items.append((item_kind, repr(item) if item_kind is float else item))
+            value = tuple(items)
+        elif kind is float:
+            value = repr(value)
+        key.append((name, kind, value))
+    return tuple(key)
+
+
 def _primitive(kind: Any, schema: dict, type_keyword: str | None) -> Primitive:
     keywords = _PRIMITIVE_KEYWORDS.get(kind) if kind.__class__ is str else None
     if keywords is None:
         raise _Decline
     if not all(key in keywords or key == type_keyword or _kept_verbatim(key) for key in schema):
         raise _Decline
-    return Primitive(kind, _constraints(schema, keywords))
+    return Primitive(kind, _constraints(schema, keywords, _TYPE_ONLY if type_keyword else frozenset()))
 
 
 def _kept_verbatim(key: str) -> bool:
     return key in (NOT_TYPE, VERSION_MARKER) or key.startswith("x-") and not key.startswith(_GOVERN_PREFIXES)
 
 
-def _constraints(schema: dict, keywords) -> tuple:
+def _constraints(schema: dict, keywords, structure: frozenset = frozenset()) -> tuple:
     """The node's constraints as the adapter keeps them: the keywords of its type that are present and the
-    keywords it does not interpret. Zero lower bounds (which it drops), boolean exclusive bounds (which it
-    rewrites) and structured values are left to it."""
+    keywords it does not interpret (`structure`: the node's keywords that are neither). Zero lower bounds
+    (which it drops), boolean exclusive bounds (which it rewrites) and structured values are left to it."""
+    if structure.issuperset(schema):
+        return ()
     taken = {key: value for key, value in schema.items() if key in keywords or _kept_verbatim(key)}
     for key, value in taken.items():
         if not _plain(value) and not (value.__class__ is dict and all(item.__class__ is list and _plain(item)

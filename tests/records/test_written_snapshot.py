@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import govern.records.snapshot as snapshot_module
+import govern.records.written_snapshot as written_snapshot
 from govern.errors import InputError
 from govern.records.snapshot import (
     EVENT_ROOTS, FORMAT_VERSION, INVENTORY_FORMAT, load_snapshot, read_snapshot_with_adapter, snapshot_document,
@@ -360,6 +361,47 @@ def test_this_repositorys_snapshots_are_read_directly(path):
     direct = read_written_snapshot(copy.deepcopy(document), f"records/{path.name}")
     assert direct is not None
     assert_same_graphs(direct, adapter_result(document, f"records/{path.name}"))
+
+
+# --- small schemas are read once per snapshot ----------------------------------------------------------
+
+SHARING_SOURCE = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+    "A": {"type": "object", "properties": {
+        "a": {"type": "string", "maxLength": 3}, "b": {"type": "string", "maxLength": 3}, "c": {"$ref": "#/$defs/B"},
+        "d": {"$ref": "#/$defs/B"}, "one": {"const": 1}, "yes": {"const": True}, "tags": {"enum": ["x", "y"]}}},
+    "B": {"type": "object", "properties": {"a": {"type": "string", "maxLength": 3}, "c": {"$ref": "#/$defs/A"},
+                                           "tags": {"enum": ["x", "y"]}}}}}
+
+
+def test_equal_small_schemas_are_read_once_into_one_node():
+    document = exported(SHARING_SOURCE)
+    direct = read_written_snapshot(copy.deepcopy(document), "records/x.schema.json")
+    assert_same_graphs(direct, adapter_result(document))
+    first, second = ({prop.name: prop.node for prop in direct[0].types[name].node.properties} for name in "AB")
+    assert first["a"] is first["b"] is second["a"]
+    assert first["c"] is first["d"]
+    assert first["tags"] is second["tags"]
+    assert first["one"] != first["yes"]  # 1 and true: equal in Python, not in JSON
+
+
+def _nested_arrays(depth: int, leaf: dict) -> dict:
+    schema = leaf
+    for _ in range(depth):
+        schema = {"type": "array", "items": schema}
+    return schema
+
+
+@pytest.mark.parametrize("depth", [written_snapshot._DEPTH - 1, written_snapshot._DEPTH])
+def test_a_small_schema_read_before_is_read_again_at_the_depth_limit(depth):
+    """Sharing does not carry a schema past the depth limit: where its subschema would stand beyond the
+    limit, the reader leaves the snapshot to the adapter, as it does without an earlier reading."""
+    document = exported({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+        "A": {"type": "array", "items": {"not": True}}, "B": _nested_arrays(depth, {"not": True})}})
+    direct = read_written_snapshot(copy.deepcopy(document), "records/x.schema.json")
+    if depth < written_snapshot._DEPTH:
+        assert_same_graphs(direct, adapter_result(document))
+    else:
+        assert direct is None
 
 
 # --- verify still catches tampering on the direct path ---------------------------------------------------
