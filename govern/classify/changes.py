@@ -5,6 +5,14 @@ value or by structure, tuple items by position, named types through references (
 change). Equal digests end a walk early, a pair of named types is compared once (so recursion ends),
 and a subtree added or removed as a whole is reported once, at its top. The walk emits differences as
 data; it decides nothing. The rule table (`govern.classify.rules`) decides.
+
+A difference below a named type the walk entered through a reference is located in that type: the type
+(`Place`) and a pointer inside it. A change inside a type that many places reach is therefore reported
+once, at the type, and its location is as long as the type's own nesting, not as long as the chain of
+types that led there. Each pair of named types is walked in a frame of its own, from an explicit stack
+(`Walker.differences`): the interpreter's stack and the nesting of generators stay as deep as one type,
+however long the chain of references (a difference passed up through one generator per level would cost
+as much as the chain is long).
 """
 
 from __future__ import annotations
@@ -44,9 +52,34 @@ KINDS = frozenset({
 })
 
 
+@dataclass(frozen=True, eq=False)
+class Place:
+    """A named type the walk entered through a reference: its key on the new side, where its source writes
+    it (when known), and how the walk came there (the place it came from and the pointer there of the
+    reference it followed). A chain, so the route from the root is built only when someone asks for it."""
+
+    type: str
+    location: str | None
+    parent: "Place | None"
+    at: str
+    # Whether the pointer from the root to here is empty (references among the root's own keywords): below
+    # the root's own keywords, a change inside an event root is left to that root's rules.
+    at_top: bool
+
+    def route(self, path: str) -> str:
+        """The pointer from the root through the references the walk followed: as long as the chain."""
+        parts = [path]
+        place: Place | None = self
+        while place is not None:
+            parts.append(place.at)
+            place = place.parent
+        return "".join(reversed(parts))
+
+
 @dataclass(frozen=True)
 class Difference:
-    """One structural difference at a JSON pointer of the root's structure."""
+    """One structural difference at a JSON pointer inside `place` (a named type), or inside the root's own
+    structure when `place` is None."""
 
     path: str
     kind: str
@@ -54,6 +87,7 @@ class Difference:
     new: Node | None = None
     args: tuple[tuple[str, str], ...] = ()
     breaks: tuple[str, ...] = ()
+    place: Place | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:  # pragma: no cover - a programming error
@@ -108,6 +142,14 @@ class Side:
             known = self._unions[id(union)] = (union, counts, multiplicity)
         return known[1], known[2]
 
+    def named_key(self, key: str) -> str:
+        """The named type whose structure a reference to `key` reads: past types that only refer to another."""
+        seen = 0
+        while isinstance(self.graph.types[key].node, Ref) and seen < 1000:
+            key = self.graph.types[key].node.target
+            seen += 1
+        return key
+
     def resolve(self, node: Node) -> Node:
         seen = 0
         while isinstance(node, Ref) and seen < 1000:
@@ -132,12 +174,102 @@ def _value_text(text: str) -> str:
     return value if isinstance(value, str) else text
 
 
-def _named(differences: Iterator["Difference"], **names: str | None) -> Iterator["Difference"]:
+def _named(differences: Iterator["Difference | Enter"], **names: str | None) -> Iterator["Difference | Enter"]:
     """The differences with arguments that say where they are (an alternative, an event root), unless a
     nearer one already says so."""
+    given = {key: value for key, value in names.items() if value is not None}
+    if not given:
+        yield from differences
+        return
     for difference in differences:
-        extra = tuple((key, value) for key, value in names.items() if value is not None and difference.arg(key) is None)
-        yield replace(difference, args=tuple(sorted(difference.args + extra))) if extra else difference
+        if isinstance(difference, Enter):
+            difference.transforms.append(_Named(given))
+            yield difference
+        else:
+            yield _with_names(difference, given)
+
+
+def _with_names(difference: "Difference", names: Mapping[str, str]) -> "Difference":
+    extra = tuple((key, value) for key, value in names.items() if difference.arg(key) is None)
+    return replace(difference, args=tuple(sorted(difference.args + extra))) if extra else difference
+
+
+class _Named:
+    """Arguments every difference inside an entered type takes, unless a nearer one already says so."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: Mapping[str, str]):
+        self.names = names
+
+    def apply(self, difference: "Difference") -> "Difference":
+        return _with_names(difference, self.names)
+
+
+def _without_alternatives(transforms: list) -> list:
+    """The transforms a named type passes on to the types it enters: an alternative names the union's
+    alternative through which its own type was entered, which says nothing of a change located in a type
+    further on (what it changes, an event root's rules, keeps passing on)."""
+    kept = []
+    for transform in transforms:
+        if isinstance(transform, _Named) and "alternative" in transform.names:
+            names = {key: value for key, value in transform.names.items() if key != "alternative"}
+            if names:
+                kept.append(_Named(names))
+        else:
+            kept.append(transform)
+    return kept
+
+
+class _Mapped:
+    """What a wrapper between a reference and its frame's top does to each difference of the entered type
+    (an applicator wraps it, an exclusive union makes it break both ways)."""
+
+    __slots__ = ("apply",)
+
+    def __init__(self, apply):
+        self.apply = apply
+
+
+class Enter:
+    """Asked of the walk by the frame of a named type: compare this pair of named types next, in a frame of
+    its own. On its way up through the frame's generators each wrapper adds what it does to a difference
+    (`transforms`, innermost first), so the entered type's differences are treated as if they had passed."""
+
+    __slots__ = ("old", "new", "path", "guarded", "transforms")
+
+    def __init__(self, old: Ref, new: Ref, path: str, guarded: bool, event: str | None):
+        self.old, self.new, self.path, self.guarded = old, new, path, guarded
+        self.transforms: list = [_Named({"event": event})] if event is not None else []
+
+
+class _Context:
+    """The transforms the differences of a frame take on their way to the root, innermost first (a linked
+    list, shared by the frames below; adjacent argument names merged, so a long chain of references through
+    unions costs one entry, not one per level)."""
+
+    __slots__ = ("transform", "outer")
+
+    def __init__(self, transform, outer: "_Context | None"):
+        self.transform, self.outer = transform, outer
+
+    @staticmethod
+    def within(transforms: list, outer: "_Context | None") -> "_Context | None":
+        context = outer
+        for transform in reversed(transforms):
+            if isinstance(transform, _Named) and context is not None and isinstance(context.transform, _Named):
+                # the nearer names win, as when the difference passed both wrappers
+                context = _Context(_Named({**context.transform.names, **transform.names}), context.outer)
+            else:
+                context = _Context(transform, context)
+        return context
+
+    def apply(self, difference: "Difference") -> "Difference":
+        context: _Context | None = self
+        while context is not None:
+            difference = context.transform.apply(difference)
+            context = context.outer
+        return difference
 
 
 def _escape(token: str) -> str:
@@ -391,6 +523,42 @@ class Walker:
         # Set while comparing an intersection operand whose sibling operands check undeclared names (for
         # example unevaluatedProperties: false next to allOf): a name the operand admits is still rejected.
         self._names_guarded = False
+        self._place: Place | None = None  # the named type whose frame runs (None: the root's own structure)
+
+    def differences(self, old: Node, new: Node) -> Iterator[Difference]:
+        """Every difference between `old` and `new`, compared from the top (the root's own structure).
+
+        Each pair of named types the walk enters is compared in a frame of its own on an explicit stack: a
+        frame's walk yields `Enter` where it meets a pair to follow, and the pair's frame runs to its end
+        before the frame that met it goes on, so the order (and with it which place first reaches a shared
+        type) is that of a walk that recursed there."""
+        if isinstance(old, Ref) and isinstance(new, Ref) and not self._enters(old, new):
+            return
+        # Per frame: its walk, its place, what its differences take on the way to the root (`context`) and
+        # what the frames it enters inherit of that (`inherited`: the same without the alternatives named).
+        frames: list[tuple[Iterator, Place | None, _Context | None, _Context | None, bool]] = [
+            (self._compare_nodes(old, new, ""), None, None, None, self._names_guarded)]
+        while frames:
+            walk, place, context, inherited, guarded = frames[-1]
+            self._place = place
+            item = next(walk, None)
+            if item is None:
+                frames.pop()
+                self._names_guarded = guarded  # as the frame that met the pair left it
+                continue
+            if isinstance(item, Enter):
+                key = self.new.named_key(item.new.target)
+                entered = Place(key, self.new.graph.locations.get(key), place, item.path,
+                                (place is None or place.at_top) and not item.path)
+                frames.append((self._compare_nodes(item.old, item.new, ""), entered,
+                               _Context.within(item.transforms, inherited),
+                               _Context.within(_without_alternatives(item.transforms), inherited),
+                               self._names_guarded))
+                self._names_guarded = item.guarded
+                continue
+            if context is not None:
+                item = context.apply(item)
+            yield item if place is None else replace(item, place=place)
 
     def _next_level(self, differences: Iterator[Difference]) -> Iterator[Difference]:
         """Children of an object or array are another level, which sibling operands do not guard."""
@@ -403,22 +571,36 @@ class Walker:
     def _admits(self, obj: Object, name: str) -> bool:
         return not self._names_guarded and admits_name(obj, name)
 
-    def compare(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
+    def compare(self, old: Node, new: Node, path: str) -> Iterator[Difference | Enter]:
+        """The differences between two nodes at `path` of the running frame; a pair of named types is left
+        to a frame of its own (`Enter`)."""
         if isinstance(old, Ref) and isinstance(new, Ref):
-            pair = (old.target, new.target, self._names_guarded)
-            if self.old.digests[old.target] == self.new.digests[new.target] and \
-                    self.old.graph.inventory_format == self.new.graph.inventory_format:
-                return
-            if pair in self._visited:
-                return
-            self._visited.add(pair)
+            if self._enters(old, new):
+                # Below the root's own keywords, an event root is judged by its own rules: its differences
+                # say they are in it.
+                top = not path and (self._place is None or self._place.at_top)
+                yield Enter(old, new, path, self._names_guarded, None if top else self._same_event_root(old, new))
+            return
+        yield from self._compare_nodes(old, new, path)
+
+    def _enters(self, old: Ref, new: Ref) -> bool:
+        """Whether a pair of named types is to be compared: their digests differ and the pair was not
+        compared before (with the same names guarded), which it counts as compared from now on."""
+        pair = (old.target, new.target, self._names_guarded)
+        if self.old.digests[old.target] == self.new.digests[new.target] and \
+                self.old.graph.inventory_format == self.new.graph.inventory_format:
+            return False
+        if pair in self._visited:
+            return False
+        self._visited.add(pair)
+        return True
+
+    def _compare_nodes(self, old: Node, new: Node, path: str) -> Iterator[Difference | Enter]:
         old_node, new_node = self.old.resolve(old), self.new.resolve(new)
         if self.old.graph.inventory_format == self.new.graph.inventory_format and \
                 self.old.digest(old_node) == self.new.digest(new_node):
             return
-        # Below the compared root, an event root is judged by its own rules: its differences say they are in it.
-        event = self._same_event_root(old, new) if path else None
-        yield from _named(self._compare_resolved(old_node, new_node, path), event=event)
+        yield from self._compare_resolved(old_node, new_node, path)
 
     def _same_event_root(self, old: Node, new: Node) -> str | None:
         if not (isinstance(old, Ref) and isinstance(new, Ref)):
@@ -562,7 +744,7 @@ class Walker:
         if old is UNKNOWN_MODEL or new is UNKNOWN_MODEL:
             return (OLD_DATA, NEW_DATA)
         found: tuple[str, ...] = ()
-        for difference in Walker(self.old, self.new).compare(old, new, ""):
+        for difference in Walker(self.old, self.new).differences(old, new):
             found = _merge(found, difference.breaks)
         return found
 
@@ -674,11 +856,11 @@ class Walker:
             yield from differences
             return
         for difference in differences:
-            if difference.kind in _SAME_VERSION_WIDENINGS:
-                yield Difference(difference.path, "exclusive-alternative-widened", difference.old, difference.new,
-                                 wrapped_args(difference.args, inner=difference.kind), (OLD_DATA, NEW_DATA))
+            if isinstance(difference, Enter):
+                difference.transforms.append(_Mapped(_exclusive))
+                yield difference
             else:
-                yield replace(difference, breaks=(OLD_DATA, NEW_DATA))
+                yield _exclusive(difference)
 
     def _alternatives(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
         keyword = new.keyword if new.keyword is not None else "oneOf" if new.exclusive else "anyOf"  # as written
@@ -853,13 +1035,13 @@ class Walker:
                                  self._breaks_between(OPEN, after_node) if added
                                  else self._breaks_between(before_node, OPEN))
                 continue
-            # No rule proves a change under an applicator same-version; its direction follows the keyword:
-            # `not` reverses it, `if` decides between branches (both ways), the others keep it.
+            wrap = _under_applicator(old.keyword, label)
             for difference in self._next_level(self.compare(before_node, after_node, where)):
-                breaks = flip(difference.breaks) if old.keyword == "not" else \
-                    (OLD_DATA, NEW_DATA) if label == "if" else difference.breaks
-                yield Difference(difference.path, "applicator-changed", difference.old, difference.new,
-                                 wrapped_args(difference.args, keyword=old.keyword, inner=difference.kind), breaks)
+                if isinstance(difference, Enter):
+                    difference.transforms.append(_Mapped(wrap))
+                    yield difference
+                else:
+                    yield wrap(difference)
 
     def _compare_never(self, old: Never, new: Never, path: str) -> Iterator[Difference]:
         return iter(())
@@ -894,6 +1076,28 @@ class Walker:
                              None, None, _args(keyword=keyword, old=old_value, new=new_value,
                                                detail=_structured_detail(old_value, new_value)),
                              _constraint_breaks(keyword, old_value, new_value))
+
+
+def _exclusive(difference: Difference) -> Difference:
+    """A difference inside an alternative of a oneOf that may overlap another: it breaks both ways, and a
+    widening is no longer allowed."""
+    if difference.kind in _SAME_VERSION_WIDENINGS:
+        return Difference(difference.path, "exclusive-alternative-widened", difference.old, difference.new,
+                          wrapped_args(difference.args, inner=difference.kind), (OLD_DATA, NEW_DATA))
+    return replace(difference, breaks=(OLD_DATA, NEW_DATA))
+
+
+def _under_applicator(keyword: str, label: str):
+    """What an applicator makes of a difference below it. No rule proves a change under an applicator
+    same-version; its direction follows the keyword: `not` reverses it, `if` decides between branches (both
+    ways), the others keep it."""
+    def wrap(difference: Difference) -> Difference:
+        breaks = flip(difference.breaks) if keyword == "not" else \
+            (OLD_DATA, NEW_DATA) if label == "if" else difference.breaks
+        return Difference(difference.path, "applicator-changed", difference.old, difference.new,
+                          wrapped_args(difference.args, keyword=keyword, inner=difference.kind), breaks)
+
+    return wrap
 
 
 def _primitive_type(node: Node) -> str | None:

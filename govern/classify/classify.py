@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from govern.classify.changes import NEW_DATA, OLD_DATA, Difference, Side, Walker
+from govern.classify.changes import NEW_DATA, OLD_DATA, Difference, Place, Side, Walker
 from govern.classify.explain import explain_change
 from govern.classify.rules import STRICT_ROLES, SAME_VERSION, VERSION_BUMP, RuleContext, decide, max_decision
 from govern.model.graph import TypeGraph
@@ -18,15 +18,50 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Change:
+    """A decided change. `path` is a JSON pointer inside the named type `type` (its key on the new side)
+    when the change lies below a type the walk entered through a reference, else inside the root's own
+    structure (`type` None)."""
+
     path: str
     kind: str
     rule: str
     decision: str
     args: tuple[tuple[str, str], ...]
     breaks: tuple[str, ...]
+    type: str | None = None
+    type_location: str | None = None  # where the source writes the type (`file#pointer`), when known
+    # How the walk reached the type (see `root_pointer`); not part of what the change is.
+    place: Place | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def location(self) -> str:
+        """The location as text reads it: `Type#/pointer` inside a named type, `/pointer` (or `/`) inside
+        the root's own structure."""
+        pointer = self.path or "/"
+        return pointer if self.type is None else f"{self.type}#{pointer}"
+
+    def root_pointer(self) -> str:
+        """The pointer from the root through every reference the walk followed to get here: as long as that
+        chain of types, so built only when asked (the witness search writes documents along it)."""
+        return self.path if self.place is None else self.place.route(self.path)
+
+    def sort_key(self) -> tuple:
+        """The root's own structure first, then by type and pointer, kind and arguments: the same order on
+        every run, whatever the order the walk met them."""
+        return (self.type is not None, self.type or "", self.path, self.kind, self.args, self.breaks)
+
+    def location_json(self) -> dict:
+        """The location fields of the JSON contract: `path`, and below a named type `type` and, when known,
+        `type_location`."""
+        found: dict = {"path": self.path}
+        if self.type is not None:
+            found["type"] = self.type
+            if self.type_location is not None:
+                found["type_location"] = self.type_location
+        return found
 
     def to_json(self) -> dict:
-        return {"path": self.path, "kind": self.kind, "rule": self.rule, "decision": self.decision,
+        return {**self.location_json(), "kind": self.kind, "rule": self.rule, "decision": self.decision,
                 "breaks": list(self.breaks), "args": dict(self.args), "text": explain_change(self).to_json()}
 
 
@@ -69,8 +104,9 @@ def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph]) -> list[R
                                     for root_id in sorted(old_roots.keys() | new_roots.keys())])
 
 
-# The walk descends one level per pair of named types it pairs up, so a large recursive component (every
-# type reaching every other) nests as deep as the component is large: thousands of frames, beyond the
+# The walk compares named types from an explicit stack (`Walker.differences`), but some questions it asks on
+# the way look through references by recursion (whether an intersection operand guards names follows unions
+# and intersections of named types), and a chain of thousands of such types nests as deep: beyond the
 # interpreter's default limit and the main thread's stack.
 _DEEP_STACK_BYTES = 1 << 30  # reserved address space; only the pages a deep walk touches are used
 _DEEP_RECURSION_LIMIT = 1_000_000
@@ -130,7 +166,7 @@ def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Si
         return RootDiff(root_id, UNCHANGED, None, (), old_digest, new_digest)
     differences = framing
     if old_digest != new_digest:
-        differences += Walker(old_side, new_side).compare(Ref(old_key), Ref(new_key), "")
+        differences += Walker(old_side, new_side).differences(Ref(old_key), Ref(new_key))
     if old_side.graph.inventory_format != new_side.graph.inventory_format:
         differences.append(Difference("", "inventory-format-changed", None, None,
                                       (("new", str(new_side.graph.inventory_format)),
@@ -138,7 +174,7 @@ def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Si
     if not differences:
         # The digests differ but the walk found nothing it can name: never call that same-version.
         differences.append(Difference("", "structure-changed", None, None, (), (OLD_DATA, NEW_DATA)))
-    changes = tuple(sorted((_decided(d, context) for d in differences), key=lambda c: (c.path, c.kind, c.args)))
+    changes = tuple(sorted((_decided(d, context) for d in differences), key=Change.sort_key))
     decision = max_decision({change.decision for change in changes})
     return RootDiff(root_id, decision, decision, changes, old_digest, new_digest)
 
@@ -184,7 +220,9 @@ def _framing_differences(old_version, new_version, old_role: str, new_role: str)
 
 def _decided(difference: Difference, context: RuleContext) -> Change:
     entry = decide(difference, context)
-    return Change(difference.path, difference.kind, entry.id, entry.decision, difference.args, difference.breaks)
+    place = difference.place
+    return Change(difference.path, difference.kind, entry.id, entry.decision, difference.args, difference.breaks,
+                  place.type if place else None, place.location if place else None, place)
 
 
 __all__ = ["Change", "RootDiff", "classify", "pair_renamed", "UNCHANGED", "NEW", "REMOVED", "SAME_VERSION", "VERSION_BUMP",

@@ -78,7 +78,7 @@ def with_mode_change(decided: RootDiff, recorded: str) -> RootDiff:
     difference = Difference("", "mode-changed", None, None, (("new", decided.mode), ("old", recorded)), ())
     rule = decide(difference, RuleContext(role="record"))  # the mode rules precede every role rule
     change = Change("", "mode-changed", rule.id, rule.decision, difference.args, ())
-    changes = tuple(sorted((*decided.changes, change), key=lambda c: (c.path, c.kind, c.args)))
+    changes = tuple(sorted((*decided.changes, change), key=lambda c: c.sort_key()))
     # A transitive mode may already have raised the root beyond its changes (breaks_earlier).
     decision = max_decision({c.decision for c in changes} | {decided.minimum})
     return replace(decided, decision=decision, minimum=decision, changes=changes)

@@ -38,7 +38,7 @@ def diff_text(results: list[RootDiff], show_unchanged: bool = False, change_line
         lines.append(f"{result.root}: {result.decision}{minimum}{renamed}{mode}{earlier}")
         for index, change in enumerate(result.changes):
             breaks = f" [breaks {', '.join(change.breaks)}]" if change.breaks else ""
-            lines.append(f"  {change.decision:<13} {change.path or '/'}  {change.kind} ({change.rule}): "
+            lines.append(f"  {change.decision:<13} {change.location}  {change.kind} ({change.rule}): "
                          f"{explain_change(change).en}{breaks}")
             if change_lines is not None:
                 lines.extend(change_lines(result.root, index))

@@ -43,7 +43,11 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
 
     The JSON shape is a stable contract: {"roots": [{"root", "decision", "minimum", "mode", "before",
     "after", "changes": [{"path", "kind", "rule", "decision", "breaks", "args", "text"}]}]}, roots sorted by
-    name. "breaks" says which way a change breaks: old-data-new-readers or new-data-old-readers. "text" says
+    name. "path" is a JSON pointer in the root's own structure, or, for a change inside a named type the
+    root reaches through a reference, inside that type, which "type" names ("type_location": where the
+    source writes it); text output prints such a location as Type#/pointer. A type reached from many places
+    is compared once, so a change inside it is reported once, at the type. "breaks" says which way a change
+    breaks: old-data-new-readers or new-data-old-readers. "text" says
     what changed as a sentence, {"en", "zh"} ("property `last4` added", "新增属性 `last4`"); text output
     prints the English one after the kind and rule. "mode" is the compatibility mode the root was decided
     in (persistence, the rule table, unless the source's `mode` or --mode says otherwise; text output shows

@@ -108,7 +108,7 @@ def render_changes(results: list[RootDiff], language: str, witnesses=None) -> st
             purpose = rule.purpose_zh if language == "zh" else rule.purpose_en
             broken = labels["list"].join(value_term(direction, language) for direction in change.breaks)
             breaks = f"{labels['separator']}{labels['breaks']}{labels['colon']}{broken}" if change.breaks else ""
-            lines.append(f"  - `{change.path or '/'}` {explain_change(change).text(language)}{labels['colon']}"
+            lines.append(f"  - `{change.location}` {explain_change(change).text(language)}{labels['colon']}"
                          f"{value_term(change.decision, language)}{labels['comma']}{labels['rule']} `{change.rule}`"
                          f"{breaks}{labels['stop']}{purpose}")
             entry = witnesses.of(result.root, index) if witnesses is not None else None

@@ -197,7 +197,7 @@ def changes_summary(changes, language: str) -> str:
     from govern.classify.explain import explain_change
     from govern.terms import value_term
 
-    items = [CHANGE_ITEM[language].format(sentence=explain_change(change).text(language), path=change.path or "/",
+    items = [CHANGE_ITEM[language].format(sentence=explain_change(change).text(language), path=change.location,
                                           decision=value_term(change.decision, language))
              for change in changes[:LISTED_CHANGES]]
     separator, more = CHANGE_LIST[language]

@@ -54,5 +54,5 @@ def history_witnesses(config: Config, history: History, current: list[TypeGraph]
     origins = {root: graph.origin for graph in current for root in graph.roots}
     findings.extend(unsound_findings(report, lambda root: origins.get(root, f"{config.records_dir}/")))
     pending = sorted((entry for entry in report.by_change.values() if entry.change.decision == VERSION_BUMP),
-                     key=lambda entry: (entry.root, entry.change.path, entry.change.kind, entry.change.args))
+                     key=lambda entry: (entry.root, entry.change.sort_key()))
     return HistoryWitnesses(tuple(findings), tuple(pending))

@@ -101,7 +101,7 @@ def summary_lines(report: WitnessReport, language: str = "en") -> list[str]:
     if missing:
         lines.append(labels["without"])
         for entry in missing:
-            lines.append(f"  {entry.root} {entry.change.path or '/'}  {entry.change.kind} ({entry.change.rule}): "
+            lines.append(f"  {entry.root} {entry.change.location}  {entry.change.kind} ({entry.change.rule}): "
                          f"{entry.status}{' ' + '/'.join(entry.change.breaks) if entry.status != NO_DIRECTION else ''}")
     return lines
 
@@ -114,7 +114,7 @@ def unsound_findings(report: WitnessReport, path_of_root) -> list[Finding]:
 def unsound_finding(entry: ChangeWitness, path: str) -> Finding:
     witness = entry.witness
     return Finding("unsound-verdict", path, {
-        "root": entry.root, "at": entry.change.path or "/", "rule": entry.change.rule, "direction": witness.direction,
+        "root": entry.root, "at": entry.change.location, "rule": entry.change.rule, "direction": witness.direction,
         "accepted_by": witness.accepted_by, "rejected_by": witness.rejected_by,
         "accepted_by@zh": side_name(witness.accepted_by, "zh"), "rejected_by@zh": side_name(witness.rejected_by, "zh"),
         "document": document_text(witness.document), "reason": witness.reason}, root=entry.root)
@@ -133,7 +133,7 @@ def markdown_block(witness: Witness, language: str = "en") -> str:
 
 def _change_head(entry: ChangeWitness, language: str) -> str:
     sentence = explain_change(entry.change).text(language)
-    return f"{entry.root} {entry.change.path or '/'}  {entry.change.kind} ({entry.change.rule}): {sentence}"
+    return f"{entry.root} {entry.change.location}  {entry.change.kind} ({entry.change.rule}): {sentence}"
 
 
 def with_pending(text: str, output_format: str, pending, language: str = "en") -> str:
@@ -156,7 +156,7 @@ def with_pending(text: str, output_format: str, pending, language: str = "en") -
         return text + "\n".join(lines) + "\n"
     blocks = [labels["md-pending"]]
     for entry in pending:
-        head = f"`{entry.root}` `{entry.change.path or '/'}` {entry.change.kind} (`{entry.change.rule}`) " \
+        head = f"`{entry.root}` `{entry.change.location}` {entry.change.kind} (`{entry.change.rule}`) " \
                f"{explain_change(entry.change).text(language)}"
         if entry.witness is None:
             blocks.append(f"{head}: {labels['none'].format(status=entry.status)}")

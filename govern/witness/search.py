@@ -79,7 +79,7 @@ class ChangeWitness:
 
     def change_json(self) -> dict:
         """Which change this is, for lists outside the change's own entry."""
-        return {"root": self.root, "path": self.change.path, "kind": self.change.kind, "rule": self.change.rule,
+        return {"root": self.root, **self.change.location_json(), "kind": self.change.kind, "rule": self.change.rule,
                 "breaks": list(self.change.breaks), "witness_search": self.status}
 
 
@@ -191,7 +191,7 @@ def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, bud
     location (several changes at one place, such as operands added and removed there, search alike), so
     each location, direction and depth is searched once."""
     def search(direction: str, deep: bool = True) -> Witness | None:
-        key = (searched_location(change.path), direction, deep)
+        key = (searched_location(change.root_pointer()), direction, deep)
         if key not in searched:
             searched[key] = search_direction(change, direction, old, new, budget, deep)
         return searched[key]
@@ -253,7 +253,7 @@ def _candidate_documents(change: Change, writer: _Root, reader: _Root, deep: boo
     names the writing side does not declare but its content model admits, and then every location below
     the change's, nearest first (a change the classifier could only name as a whole, such as an operand or
     alternative replaced, may break far inside it)."""
-    tokens = split_pointer(change.path)
+    tokens = split_pointer(change.root_pointer())
     root = Ref(writer.type_key)
     located = _located(tokens, writer, reader)
     hints = _hints(located)

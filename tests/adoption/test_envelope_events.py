@@ -136,9 +136,10 @@ def test_a_change_inside_an_event_is_judged_by_the_event_rules(ledger: App) -> N
     roots = diff(ledger)
     for envelope in ENVELOPES:
         (change,) = roots[envelope]["changes"]
-        assert (change["path"], change["rule"], change["args"]["alternative"], change["args"]["event"]) == (
-            "/properties/event/oneOf/withdrawn/properties/note", "optional-property-added", "withdrawn",
-            "ledger:MoneyWithdrawn")
+        # located in the event's type; the arguments still say through which alternative and event root
+        assert (change["type"], change["path"], change["rule"], change["args"]["alternative"],
+                change["args"]["event"]) == (
+            "MoneyWithdrawn", "/properties/note", "optional-property-added", "withdrawn", "ledger:MoneyWithdrawn")
         assert change["text"] == {
             "en": "alternative `withdrawn` (event root `ledger:MoneyWithdrawn`) changed: property `note` added",
             "zh": "分支 `withdrawn`（事件根类型 `ledger:MoneyWithdrawn`）变更：新增属性 `note`"}

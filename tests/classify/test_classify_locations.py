@@ -104,17 +104,22 @@ def test_a_cloudformation_resource_is_compared_keyword_by_keyword_without_an_all
     code, out, err = diff_cli(old, new, "json", "--dialect", "draft-07")
     assert (code, err) == (0, "")
     [root] = json.loads(out)["roots"]
-    window = "/properties/MaintenanceWindow/properties/DayOfWeek"
-    assert [(change["path"], change["kind"], change["rule"]) for change in root["changes"]] == [
-        ("/handlers", "constraint-added", "constraint-changed"),
-        (f"{window}/anyOf", "operand-added", "alternatives-changed"),
-        (f"{window}/enumCaseInsensitive", "constraint-added", "constraint-changed"),
-        ("/properties/SamplingRateBoost", "optional-property-added", "optional-property-added-to-closed"),
-        ("/tagging", "constraint-changed", "constraint-changed"),
+    # The resource's own structure first; then the changes inside the named type MaintenanceWindow (a
+    # definition the resource refers to), located in it.
+    window = "/properties/DayOfWeek"
+    assert [(change.get("type"), change["path"], change["kind"], change["rule"]) for change in root["changes"]] == [
+        (None, "/handlers", "constraint-added", "constraint-changed"),
+        (None, "/properties/SamplingRateBoost", "optional-property-added", "optional-property-added-to-closed"),
+        (None, "/tagging", "constraint-changed", "constraint-changed"),
+        ("MaintenanceWindow", f"{window}/anyOf", "operand-added", "alternatives-changed"),
+        ("MaintenanceWindow", f"{window}/enumCaseInsensitive", "constraint-added", "constraint-changed"),
     ]
-    assert root["changes"][1]["text"] == {"en": "`anyOf` added", "zh": "新增 `anyOf`"}
-    assert root["changes"][3]["text"]["en"].startswith("property `SamplingRateBoost` added")
+    assert root["changes"][3]["text"] == {"en": "`anyOf` added", "zh": "新增 `anyOf`"}
+    assert root["changes"][1]["text"]["en"].startswith("property `SamplingRateBoost` added")
+    assert all(change["type_location"].endswith("new/resource.json#/definitions/MaintenanceWindow")
+               for change in root["changes"][3:])
     document = json.loads(new.read_text(encoding="utf-8"))
-    assert all(resolves(document, change["path"]) for change in root["changes"])
+    assert all(resolves(document, change["type_location"].partition("#")[2] + change["path"] if "type" in change
+                        else change["path"]) for change in root["changes"])
     text = diff_cli(old, new, "text", "--dialect", "draft-07")[1]
     assert "allOf" not in text and "anyOf/0" not in text

@@ -20,7 +20,7 @@ def test_an_optional_property_needs_a_record_and_a_record_acknowledges_it(projec
     # The finding points at the changed type and says what changed there.
     assert ("schemas/coauthoring-sidecar.schema.json:1: unacknowledged-change: sidecar:Artifact changed since its "
             f"latest record {BASELINE} (compatibility mode persistence): property `label` added at "
-            "/properties/threads/items/properties/label "
+            "Thread#/properties/label "
             "(same-version)") in result.stdout
     assert "govern record new change-sidecar-artifact --prose prose.yaml" in result.stdout
     assert sorted(project.finding_ids()) == ["generated-stale", "generated-stale", "generated-stale",
@@ -37,7 +37,7 @@ def test_an_optional_property_needs_a_record_and_a_record_acknowledges_it(projec
     assert f'predecessor: "{BASELINE}"' in english
     assert 'decision: "same-version"' in english
     assert "# Add a label to threads" in english
-    assert "`/properties/threads/items/properties/label` property `label` added: same-version" in english
+    assert "`Thread#/properties/label` property `label` added: same-version" in english
     chinese = project.record(RECORD, "zh").read_text(encoding="utf-8")
     assert chinese.split("---\n")[1] == english.split("---\n")[1]
     assert "# 为讨论串添加标签" in chinese

@@ -137,7 +137,7 @@ def test_verify_in_chinese_names_the_root_and_the_command(unacknowledged) -> Non
     fix = lines[lines.index(first) + 1]
     assert re.fullmatch(r"schemas/coauthoring-sidecar\.schema\.json:1: unacknowledged-change: sidecar:Artifact "
                         r"自其最新记录 2026-11-30-baseline 以来已变更（兼容模式 persistence）：在 "
-                        r"/properties/threads/items/properties/label 新增属性 `label`（同版本）", first)
+                        r"Thread#/properties/label 新增属性 `label`（同版本）", first)
     assert fix == f"  修复：先查看 `govern diff`，再确认这一变更：{COMMAND}"
     assert result.stdout.endswith("\nverify：共 4 项发现\n")
 

@@ -42,15 +42,17 @@ def case_graphs(case):
 
 
 def witness_rows(case, budget: int = DEFAULT_BUDGET) -> list[tuple]:
-    """(path, rule, search outcome, direction, document) of every searched change of a fixture, searched with
-    the commands' default budget unless told otherwise."""
+    """(location, rule, search outcome, direction, document) of every searched change of a fixture, searched
+    with the commands' default budget unless told otherwise; the location is the pointer in the root's own
+    structure, or `Type#/pointer` inside a named type."""
     old, new = case_graphs(case)
     results = classify([old], [new])
     report = find_witnesses(results, [old], [new], budget=budget)
     rows = []
     for (_, _), entry in sorted(report.by_change.items()):
         witness = entry.witness
-        rows.append((entry.change.path, entry.change.rule, entry.status,
+        change = entry.change
+        rows.append((f"{change.type}#{change.path}" if change.type else change.path, change.rule, entry.status,
                      witness.direction if witness else None, witness.document if witness else None))
     return rows
 

@@ -146,18 +146,18 @@ def changed_contracts(tmp_path_factory) -> dict:
     result = CliRunner().invoke(cli, ["diff", "--witness", "--format", "json", "--project", str(root)],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    return {(entry["root"], change["path"]): change for entry in json.loads(result.stdout)["roots"]
-            for change in entry["changes"]}
+    # keyed by the location as text reads it: `Type#/pointer` inside a named type
+    return {(entry["root"], f"{change['type']}#{change['path'] or '/'}" if "type" in change else change["path"]): change
+            for entry in json.loads(result.stdout)["roots"] for change in entry["changes"]}
 
 
 @pytest.mark.parametrize(("root", "path", "kind", "direction", "value_at", "value"), [
-    ("sidecar:Artifact", "/properties/threads/items/properties/status", "property-removed", "new-data-old-readers",
-     None, None),
-    ("sidecar:Artifact", "/properties/anchors/additionalProperties/properties/fingerprint/properties/lineHint/minimum",
-     "constraint-changed", "old-data-new-readers", "/anchors/key/fingerprint/lineHint", 0),
-    ("grp:ActionReviewRequest", "/oneOf/respond/properties/disposition", "enum-value-removed",
-     "old-data-new-readers", "/disposition", "request_changes"),
-    ("grp:ActionReviewRequest", "/oneOf/respond/properties/target/properties/note", "optional-property-added",
+    ("sidecar:Artifact", "Thread#/properties/status", "property-removed", "new-data-old-readers", None, None),
+    ("sidecar:Artifact", "Fingerprint#/properties/lineHint/minimum", "constraint-changed", "old-data-new-readers",
+     "/anchors/key/fingerprint/lineHint", 0),
+    ("grp:ActionReviewRequest", "Disposition#/", "enum-value-removed", "old-data-new-readers", "/disposition",
+     "request_changes"),
+    ("grp:ActionReviewRequest", "ExactArtifactReference#/properties/note", "optional-property-added",
      "new-data-old-readers", "/target/note", ""),
 ], ids=["removed-required-property", "tightened-bound", "removed-enum-value", "closed-object-gains-property"])
 def test_contract_changes_show_a_witness(changed_contracts, root, path, kind, direction, value_at, value):

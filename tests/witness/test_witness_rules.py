@@ -15,7 +15,7 @@ from govern.classify.rules import RULES
 OLD, NEW = "old-data-new-readers", "new-data-old-readers"
 FOUND, EXHAUSTED, NO_DIRECTION, HELD = "found", "exhausted", "no-direction", "promise-held"
 
-# case -> [(change path, rule, outcome, direction, document)]
+# case -> [(change location: path, or Type#path inside a named type; rule, outcome, direction, document)]
 EXPECTED = {
     "alternatives-changed/positive/anyof-alternative-added": [
         ("/properties/value/anyOf/2", "alternatives-changed", FOUND, NEW, {"id": "", "value": False})],
@@ -76,15 +76,15 @@ EXPECTED = {
     "optional-made-required/positive/added-to-required": [
         ("/properties/note", "optional-made-required", FOUND, OLD, {"id": ""})],
     "optional-property-added/positive/nested-object-of-guarded-operand": [
-        ("/allOf/0/properties/meta/properties/note", "optional-property-added", HELD, None, None)],
+        ("Base#/properties/meta/properties/note", "optional-property-added", HELD, None, None)],
     "optional-property-added/positive/open-object": [
         ("/properties/note", "optional-property-added", HELD, None, None)],
     "optional-property-added/positive/subtree-in-referenced-definition": [
-        ("/properties/meta/properties/review", "optional-property-added", HELD, None, None)],
+        ("Meta#/properties/review", "optional-property-added", HELD, None, None)],
     "optional-property-added-to-closed/positive/closed-object": [
         ("/properties/note", "optional-property-added-to-closed", FOUND, NEW, {"id": "", "note": ""})],
     "optional-property-added-to-closed/positive/operand-of-unevaluated-properties": [
-        ("/allOf/0/properties/note", "optional-property-added-to-closed", FOUND, NEW, {"id": "", "note": ""})],
+        ("Base#/properties/note", "optional-property-added-to-closed", FOUND, NEW, {"id": "", "note": ""})],
     "optional-property-added-to-closed/positive/reserved-name-added": [
         ("/properties/legacy", "optional-property-added-to-closed", FOUND, OLD, {"id": "", "legacy": None})],
     "optional-property-added-to-closed/positive/typed-content-model": [

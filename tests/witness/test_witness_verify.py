@@ -23,7 +23,8 @@ def tighten_line_hint(project) -> None:
     project.edit_json(SIDECAR, lambda d: d["$defs"]["Fingerprint"]["properties"]["lineHint"].__setitem__("minimum", 1))
 
 
-LINE_HINT = "/properties/anchors/additionalProperties/properties/fingerprint/properties/lineHint/minimum"
+# The bound is in the named type Fingerprint, which the root reaches through a reference: located there.
+LINE_HINT = "Fingerprint#/properties/lineHint/minimum"
 
 
 def test_a_clean_project_stays_clean(project):
@@ -46,7 +47,9 @@ def test_text_lists_the_witness_of_an_unacknowledged_breaking_change(project):
 def test_json_and_markdown_in_both_languages(project):
     tighten_line_hint(project)
     [entry] = json.loads(project.verify("--witness", "--format", "json").stdout)["witnesses"]
-    assert (entry["root"], entry["path"], entry["witness_search"]) == ("sidecar:Artifact", LINE_HINT, "found")
+    assert (entry["root"], entry["type"], entry["path"], entry["witness_search"]) == \
+        ("sidecar:Artifact", "Fingerprint", "/properties/lineHint/minimum", "found")
+    assert entry["type_location"] == "schemas/coauthoring-sidecar.schema.json#/$defs/Fingerprint"
     assert entry["witness"]["document"]["anchors"]["key"]["fingerprint"]["lineHint"] == 0
     english = project.verify("--witness", "--format", "markdown").stdout
     chinese = project.verify("--witness", "--format", "markdown", "--lang", "zh").stdout
