@@ -170,6 +170,8 @@ class Converter:
     _leaves: dict[tuple, Node] = field(default_factory=dict)
     # Subschemas with subschemas but without references, by content (see _content_key): converted once.
     _subschemas: dict[tuple, Node] = field(default_factory=dict)
+    # Properties by name, node (identity), flags and description (see _object): each made once.
+    _properties: dict[tuple, Property] = field(default_factory=dict)
     # One reference node per target location, all of them made here: finish_graph names them in place.
     _refs: dict[str, Ref] = field(default_factory=dict)
 
@@ -613,6 +615,7 @@ class Converter:
         required_names = set(required)
         properties = []
         source_policy = self.source_policy
+        known_properties = self._properties
         for name in sorted(properties_schema):
             sub = properties_schema[name]
             is_schema_object = isinstance(sub, dict)
@@ -631,8 +634,15 @@ class Converter:
                     not is_schema_object or "not" in sub or "allOf" in sub) and _forbids_every_value(sub)):
                 continue  # like `name?: never`, an unmarked optional never property is as good as undeclared
             description = sub.get("description") if is_schema_object else None
-            properties.append(Property(name, node, is_required, reserved,
-                                       description if isinstance(description, str) else None))
+            if not isinstance(description, str):
+                description = None
+            # The same property (name, node, flags, description) recurs across the types of a large source:
+            # one immutable object serves them all (the node's identity stands for it, the key keeps it alive).
+            key = (name, id(node), is_required, reserved, description)
+            prop = known_properties.get(key)
+            if prop is None:
+                prop = known_properties[key] = Property(name, node, is_required, reserved, description)
+            properties.append(prop)
         undeclared = sorted(required_names.difference(properties_schema))
 
         patterns = rest.pop("patternProperties", {})

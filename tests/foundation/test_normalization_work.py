@@ -277,3 +277,19 @@ def test_a_rare_keyword_takes_its_branch(tmp_path, monkeypatch, keyword, value, 
                 "properties": {"inner": inner}}
     assert _load(tmp_path, document).roots
     assert calls[helper] == 1
+
+
+def test_a_property_recurring_across_types_is_made_once(tmp_path):
+    # Large sources repeat the same property (name, schema, required or not) in many types: one immutable
+    # Property serves them all; a different description or requirement makes another.
+    identifier = {"type": "string", "maxLength": 64}
+    types = {f"T{index}": {"type": "object", "properties": {"id": dict(identifier), f"own{index}": {"type": "integer"}},
+                           "required": ["id"]} for index in range(20)}
+    types["Other"] = {"type": "object", "properties": {"id": dict(identifier, description="another")}}
+    graph = _load(tmp_path, {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": types})
+    made = [graph.types[f"T{index}"].node.property("id") for index in range(20)]
+    assert len({id(prop) for prop in made}) == 1
+    assert made[0].required and made[0].description is None
+    other = graph.types["Other"].node.property("id")
+    assert other is not made[0] and other.description == "another" and not other.required
+    assert other.node is made[0].node  # the leaf itself is shared whatever its description
