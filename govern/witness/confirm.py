@@ -11,7 +11,7 @@ witness never rests on format assertion.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator, Mapping
 
 from govern.model.graph import TypeGraph
 
@@ -24,16 +24,54 @@ class Rejection:
     at: str  # JSON pointer of the rejected value inside the document
 
 
-def root_schema(graph: TypeGraph | None, type_key: str | None) -> Any:
-    """The self-contained 2020-12 schema of one root: its named types under $defs, the root by reference."""
+def root_schema(graph: TypeGraph | None, type_key: str | None, on_demand: bool = False) -> Any:
+    """The self-contained 2020-12 schema of one root: its named types under $defs, the root by reference.
+    `on_demand`: for a validator, which reads $defs by key only, each type exported when first looked up
+    (see ExportedTypes); otherwise a plain JSON document."""
     if graph is None or type_key is None:
         return False
-    from govern.records.snapshot import export_node, reachable_types
     from govern.sources.refs import escape_token
 
-    keys = reachable_types(graph, [type_key])
+    types = ExportedTypes(graph, type_key)
     return {"$schema": DIALECT, "$ref": f"#/$defs/{escape_token(type_key)}",
-            "$defs": {key: export_node(graph.types[key].node) for key in keys}}
+            "$defs": types if on_demand else dict(types)}
+
+
+class ExportedTypes(Mapping):
+    """The named types one root reaches, each exported the first time it is looked up: a validator resolves
+    only the references the documents it checks lead to, so a large graph is not exported whole for a few
+    documents. Read as a whole (iterated, counted, compared), it is the plain mapping of every reachable type."""
+
+    def __init__(self, graph: TypeGraph, type_key: str):
+        self._graph = graph
+        self._root = type_key
+        self._exported: dict[str, Any] = {}
+        self._keys: list[str] | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        exported = self._exported.get(key)
+        if exported is None:
+            if key not in self._graph.types:  # a lookup follows a reference: a type it finds is one the root reaches
+                raise KeyError(key)
+            from govern.records.snapshot import export_node
+
+            exported = self._exported[key] = export_node(self._graph.types[key].node)
+        return exported
+
+    def _reachable(self) -> frozenset[str]:
+        if self._keys is None:
+            from govern.records.snapshot import reachable_types
+
+            self._keys = reachable_types(self._graph, [self._root])
+            self._reachable_set = frozenset(self._keys)
+        return self._reachable_set
+
+    def __iter__(self) -> Iterator[str]:
+        self._reachable()
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._reachable())
 
 
 class Validator:

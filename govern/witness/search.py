@@ -124,7 +124,7 @@ class _Root:
     @property
     def validator(self) -> Validator:
         if self._validator is None:
-            self._validator = Validator(root_schema(self.graph, self.type_key))
+            self._validator = Validator(root_schema(self.graph, self.type_key, on_demand=True))
         return self._validator
 
 

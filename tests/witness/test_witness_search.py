@@ -139,3 +139,27 @@ def test_search_locations(first, second, shared):
     from govern.witness.search import searched_location
 
     assert (searched_location(first) == searched_location(second)) is shared
+
+
+def test_a_root_schema_exports_a_type_when_the_validator_first_looks_it_up(tmp_path):
+    from govern.records.snapshot import export_node, reachable_types
+    from govern.witness.confirm import Validator, root_schema
+
+    schema = {"$schema": fixtures.DRAFT, "title": "Doc", "type": "object",
+              "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/B"}},
+              "$defs": {"A": {"type": "integer", "maximum": 3}, "B": {"type": "object", "properties": {"c": {"$ref": "#/$defs/C"}}},
+                        "C": {"type": "string"}, "Unused": {"type": "null"}}}
+    graph, _ = _graphs(tmp_path, schema, schema)
+    root = graph.roots["new:Doc"].type_key
+    exported = root_schema(graph, root, on_demand=True)["$defs"]
+    validator = Validator(root_schema(graph, root, on_demand=True))
+    assert validator.accepts({"a": 1}) and not validator.accepts({"a": 4})
+    assert validator.rejection({"a": 4}).at == "/a"
+    looked_up = {graph.types[key].name for key in validator.schema["$defs"]._exported}
+    assert "B" not in looked_up and "C" not in looked_up and "A" in looked_up
+    # Read as a whole, it is every type the root reaches, exported.
+    everything = {key: export_node(graph.types[key].node) for key in reachable_types(graph, [root])}
+    assert dict(exported) == everything == root_schema(graph, root)["$defs"] and len(exported) == len(everything)
+    assert all(exported[key] == value for key, value in everything.items())
+    with pytest.raises(KeyError):
+        exported["nothing"]
