@@ -660,6 +660,56 @@ def _steps(side, node: Node) -> list[tuple[list[str], Node]]:
     return []
 
 
+def routes(side, root: str, wanted: Iterable[str] | None = None) -> dict[str, list[str]]:
+    """For the named types the root reaches (the wanted ones, or all), the schema path of one shortest way
+    there from the root, as `documents` follows it: fewest named types crossed, then the structure's own
+    order (breadth first), so the same graph gives the same routes. One walk over what the root reaches,
+    for all types at once, ending as soon as every wanted type is reached."""
+    from collections import deque
+
+    # Each type reached: the type it was first reached from, and the tokens inside that one.
+    parents: dict[str, tuple[str | None, tuple[str, ...]]] = {root: (None, ())}
+    missing = None if wanted is None else set(wanted) - {root}
+    types: deque = deque([root])
+    while types and missing != set():
+        key = types.popleft()
+        inside: deque = deque([((), side.graph.types[key].node)])
+        while inside:
+            tokens, node = inside.popleft()
+            if isinstance(node, Ref):
+                if node.target not in parents:
+                    parents[node.target] = (key, tokens)
+                    types.append(node.target)
+                    if missing is not None:
+                        missing.discard(node.target)
+                continue
+            inside.extend((tokens + tuple(step), child) for step, child in _route_steps(side, node))
+
+    def route(key: str) -> list[str]:
+        pieces = []
+        while key is not None:
+            key, tokens = parents[key]
+            pieces.append(tokens)
+        return [token for piece in reversed(pieces) for token in piece]
+
+    return {key: route(key) for key in (parents if wanted is None else wanted) if key in parents}
+
+
+def _route_steps(side, node: Node) -> list[tuple[list[str], Node]]:
+    """The places one level below a node, references kept (a route crosses them), with what `documents` also
+    follows besides `_steps`: an object's undeclared names and pattern properties."""
+    if isinstance(node, Intersection):  # a path passes through an intersection into every operand
+        return [([], operand) for operand in node.operands if not isinstance(side.resolve(operand), Applicator)]
+    steps = _steps(side, node)
+    if isinstance(node, Object):
+        steps += [(["patternProperties", pattern], child) for pattern, child in node.pattern_properties]
+        if not isinstance(node.additional, (Opaque, Never)):
+            steps.append((["additionalProperties"], node.additional))
+    elif isinstance(node, Tuple) and not isinstance(node.rest, Never):
+        steps.append((["items"], node.rest))
+    return steps
+
+
 # --- strings matching a regular expression ----------------------------------------------------------------
 
 

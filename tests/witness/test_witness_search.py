@@ -141,6 +141,37 @@ def test_search_locations(first, second, shared):
     assert (searched_location(first) == searched_location(second)) is shared
 
 
+def test_routes_reach_every_named_type_by_the_fewest_types_crossed(tmp_path):
+    from govern.witness.generate import routes
+
+    schema = {"$schema": fixtures.DRAFT, "title": "Doc", "type": "object",
+              "properties": {"a": {"$ref": "#/$defs/A"}, "z": {"$ref": "#/$defs/B"},
+                             "list": {"type": "array", "items": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/C"}]}}},
+              "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}},
+                              "additionalProperties": {"$ref": "#/$defs/D"}},
+                        "B": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}},
+                        "C": {"allOf": [{"$ref": "#/$defs/B"}, {"type": "object", "properties": {"e": {"$ref": "#/$defs/E"}}}]},
+                        "D": {"type": "string"}, "E": {"type": "integer"}}}
+    graph, _ = _graphs(tmp_path, schema, schema)
+    side = Side(graph)
+    root = graph.roots["new:Doc"].type_key
+    found = routes(side, root)
+    by_name = {graph.types[key].name: tokens for key, tokens in found.items() if key != root}
+    assert found[root] == []
+    assert by_name == {"A": ["properties", "a"], "B": ["properties", "z"],
+                       "C": ["properties", "list", "items", "anyOf", "1"],
+                       "D": ["properties", "a", "additionalProperties"],
+                       "E": ["properties", "list", "items", "anyOf", "1", "properties", "e"]}
+    # `documents` follows each route to its type.
+    from govern.model.nodes import Ref
+    from govern.witness.generate import documents
+
+    for key, tokens in found.items():
+        reached = []
+        list(documents(side, Ref(root), tokens, lambda node: reached.append(node) or iter(())))
+        assert side.resolve(Ref(key)) in reached, graph.types[key].name
+
+
 def test_a_root_schema_exports_a_type_when_the_validator_first_looks_it_up(tmp_path):
     from govern.records.snapshot import export_node, reachable_types
     from govern.witness.confirm import Validator, root_schema
@@ -163,3 +194,19 @@ def test_a_root_schema_exports_a_type_when_the_validator_first_looks_it_up(tmp_p
     assert all(exported[key] == value for key, value in everything.items())
     with pytest.raises(KeyError):
         exported["nothing"]
+
+
+def test_routes_to_some_types_are_those_of_all_types(tmp_path):
+    from govern.witness.generate import routes
+
+    schema = {"$schema": fixtures.DRAFT, "title": "Doc", "type": "object",
+              "properties": {"a": {"$ref": "#/$defs/A"}},
+              "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}, "c": {"$ref": "#/$defs/C"}}},
+                        "B": {"type": "array", "items": {"$ref": "#/$defs/C"}}, "C": {"type": "string"}}}
+    graph, _ = _graphs(tmp_path, schema, schema)
+    side = Side(graph)
+    root = graph.roots["new:Doc"].type_key
+    every = routes(side, root)
+    for key in every:
+        assert routes(side, root, {key}) == {key: every[key]}
+    assert routes(side, root, {"not a type"}) == {}
