@@ -29,7 +29,9 @@ from govern.classify.rules import SAME_VERSION, VERSION_BUMP
 from govern.model.graph import TypeGraph
 from govern.model.nodes import Node, Ref
 from govern.witness.confirm import Validator, root_schema
-from govern.witness.generate import ABSENT, Hints, candidates, documents, hints_of, locations, split_pointer
+from govern.witness.generate import (
+    ABSENT, Hints, candidates, documents, hints_of, locations, routes, split_pointer,
+)
 
 # Candidates checked per change and direction (`--witness-budget`). Checking one costs about a millisecond on
 # typical schemas (jsonschema, both sides), so a fruitless search costs about what the former default of
@@ -113,19 +115,34 @@ class WitnessReport:
 
 
 class _Root:
-    """One root on one side: its graph, type key, resolver and (built on first use) validator."""
+    """One root on one side: its graph, type key, resolver, and (built on first use) validator and routes to
+    the named types its changes lie in."""
 
-    def __init__(self, graph: TypeGraph | None, type_key: str | None):
+    def __init__(self, graph: TypeGraph | None, type_key: str | None, changes: tuple[Change, ...] = ()):
         self.graph = graph
         self.type_key = type_key
+        self.changed_types = {change.type for change in changes if change.type is not None}
         self.side = Side(graph) if graph is not None else None
         self._validator: Validator | None = None
+        self._routes: dict[str, list[str]] | None = None
 
     @property
     def validator(self) -> Validator:
         if self._validator is None:
             self._validator = Validator(root_schema(self.graph, self.type_key, on_demand=True))
         return self._validator
+
+    def tokens(self, change: Change) -> list[str]:
+        """Where on this side the search writes the change's value: along the shortest route from the root to
+        the named type the change lies in, then the change's path inside it; along the walk's own route when
+        this side has no type by that key (or the change lies in the root's own structure)."""
+        if change.type is not None and self.graph is not None and change.type in self.graph.types:
+            if self._routes is None:
+                self._routes = routes(self.side, self.type_key, self.changed_types)  # one walk for all changes
+            route = self._routes.get(change.type)
+            if route is not None:
+                return route + split_pointer(change.path)
+        return split_pointer(change.root_pointer())
 
 
 def _roots(graphs: list[TypeGraph]) -> dict[str, tuple[TypeGraph, str]]:
@@ -140,8 +157,8 @@ def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_gra
     for result in sorted(results, key=lambda r: r.root):
         if not result.changes:
             continue
-        old = _Root(*old_roots.get(result.root, (None, None)))
-        new = _Root(*new_roots.get(result.root, (None, None)))
+        old = _Root(*old_roots.get(result.root, (None, None)), result.changes)
+        new = _Root(*new_roots.get(result.root, (None, None)), result.changes)
         searched: dict[tuple[Location, str, bool], Witness | None] = {}
         for index, change in enumerate(result.changes):
             entry = _search_change(result, change, old, new, budget, searched)
@@ -150,13 +167,12 @@ def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_gra
     return WitnessReport(found)
 
 
-def searched_location(path: str) -> Location:
+def searched_location(tokens: list[str]) -> Location:
     """A change's location as the search reads it: its steps, each a keyword with what that keyword names (a
     property name, a pattern, a position, a discriminator value), read token by token the way `documents`
     follows them. An operand's position in `allOf` does not narrow the location (the documents look in
     whichever operand holds the rest of the path), so operands of one `allOf` search alike; a name or value
     spelled like a keyword stays a name."""
-    tokens = split_pointer(path)
     steps: list[tuple[str, ...]] = []
     index = 0
     while index < len(tokens):
@@ -191,7 +207,8 @@ def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, bud
     location (several changes at one place, such as operands added and removed there, search alike), so
     each location, direction and depth is searched once."""
     def search(direction: str, deep: bool = True) -> Witness | None:
-        key = (searched_location(change.root_pointer()), direction, deep)
+        writer = old if direction == OLD_DATA else new
+        key = (searched_location(writer.tokens(change)), direction, deep)
         if key not in searched:
             searched[key] = search_direction(change, direction, old, new, budget, deep)
         return searched[key]
@@ -253,9 +270,9 @@ def _candidate_documents(change: Change, writer: _Root, reader: _Root, deep: boo
     names the writing side does not declare but its content model admits, and then every location below
     the change's, nearest first (a change the classifier could only name as a whole, such as an operand or
     alternative replaced, may break far inside it)."""
-    tokens = split_pointer(change.root_pointer())
+    tokens = writer.tokens(change)
     root = Ref(writer.type_key)
-    located = _located(tokens, writer, reader)
+    located = _located(change, writer, reader)
     hints = _hints(located)
 
     def leaf(node: Node | None) -> Iterator[Any]:
@@ -288,8 +305,8 @@ def _candidate_documents(change: Change, writer: _Root, reader: _Root, deep: boo
     yield from aimed
 
 
-def _located(tokens: list[str], writer: _Root, reader: _Root) -> list[tuple[Side, Node]]:
-    """The nodes at the change's location, the writing side's first."""
+def _located(change: Change, writer: _Root, reader: _Root) -> list[tuple[Side, Node]]:
+    """The nodes at the change's location, the writing side's first, each side reached by its own route."""
     located: list[tuple[Side, Node]] = []
     for side_root in (writer, reader):
         if side_root.graph is None:
@@ -300,7 +317,7 @@ def _located(tokens: list[str], writer: _Root, reader: _Root) -> list[tuple[Side
                 located.append((side, node))
             return iter(())
 
-        for _ in documents(side_root.side, Ref(side_root.type_key), tokens, collect):
+        for _ in documents(side_root.side, Ref(side_root.type_key), side_root.tokens(change), collect):
             pass
     return located
 

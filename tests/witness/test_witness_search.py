@@ -136,9 +136,10 @@ def test_a_discriminator_value_spelled_like_a_keyword_does_not_merge_two_searche
     ("/properties/x/maximum", "/properties/x/minimum", False),
 ])
 def test_search_locations(first, second, shared):
+    from govern.witness.generate import split_pointer
     from govern.witness.search import searched_location
 
-    assert (searched_location(first) == searched_location(second)) is shared
+    assert (searched_location(split_pointer(first)) == searched_location(split_pointer(second))) is shared
 
 
 def test_routes_reach_every_named_type_by_the_fewest_types_crossed(tmp_path):
@@ -210,3 +211,22 @@ def test_routes_to_some_types_are_those_of_all_types(tmp_path):
     for key in every:
         assert routes(side, root, {key}) == {key: every[key]}
     assert routes(side, root, {"not a type"}) == {}
+
+
+def _chain(values: list[str]) -> dict:
+    """A status four types deep along `a`, and the same type straight from the root as `d`."""
+    return {"$schema": fixtures.DRAFT, "title": "Doc", "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/A"}, "d": {"$ref": "#/$defs/D"}},
+            "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}, "required": ["b"]},
+                      "B": {"type": "object", "properties": {"c": {"$ref": "#/$defs/C"}}, "required": ["c"]},
+                      "C": {"type": "object", "properties": {"d": {"$ref": "#/$defs/D"}}, "required": ["d"]},
+                      "D": {"type": "object", "properties": {"status": {"enum": values}}, "required": ["status"]}}}
+
+
+def test_a_witness_reaches_the_changed_type_by_the_shortest_route(tmp_path):
+    old, new = _graphs(tmp_path, _chain(["open", "closed"]), _chain(["open", "closed", "archived"]))
+    results = classify([old], [new])
+    (entry,) = find_witnesses(results, [old], [new]).by_change.values()
+    assert entry.change.type is not None and entry.change.path == "/properties/status"
+    assert entry.status == "found"
+    assert entry.witness.document == {"d": {"status": "archived"}} and entry.witness.at == "/d/status"
