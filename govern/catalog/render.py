@@ -17,7 +17,7 @@ from typing import Iterable, Iterator
 
 from govern.model.graph import TypeGraph
 from govern.model.inventory import Inventory
-from govern.model.nodes import Intersection, Object, references
+from govern.model.nodes import Intersection, Object
 from govern.model.render import declaration
 from govern.records.format import DEFAULT_MODE
 from govern.terms import term, value_term
@@ -104,15 +104,16 @@ class TypeSection:
 def type_sections(graph: TypeGraph, digests) -> list[TypeSection]:
     """Each named type's section, apart from its labels (the catalog pair shares them: computed once)."""
     anchors = {name: type_anchor(graph.source, name) for name in graph.types}
-    leaves: dict = {}  # each distinct leaf declared once (they recur throughout a large source)
+    known: dict = {}  # each distinct node declared on one line declared once (see `declaration`)
+    referring = graph.references_and_policy[0]  # the walk that finds them is the digests' own, done once
     sections = []
     for name, named in graph.types.items():
         description = f"{_one_paragraph(named.description)}\n\n" if named.description else ""
-        referred = sorted(references(named.node) & anchors.keys())
+        referred = sorted(referring[name] & anchors.keys())
         described = _described_properties(named.node)
         sections.append(TypeSection(
             f'<a id="{anchors[name]}"></a>\n\n#### `{name}`\n\n',
-            f": `{digests[name]}`\n\n{description}```text\n{name} = {declaration(named.node, leaves=leaves)}\n```\n\n",
+            f": `{digests[name]}`\n\n{description}```text\n{name} = {declaration(named.node, known=known)}\n```\n\n",
             ", ".join(f"[`{key}`](#{anchors[key]})" for key in referred),
             "".join(f"| `{prop}` | {_cell(text)} |\n" for prop, text in described)))
     return sections

@@ -44,27 +44,37 @@ _LEAVES = (Primitive, Literal, Enum, Opaque, Never)
 def structure(node: Node, written: dict | None = None) -> dict:
     """The normalized structure as plain JSON, references shown by type name.
 
-    With `written` (a dictionary the caller keeps while writing one document), each distinct leaf (a node
-    without children) is built once and the same dictionary placed wherever it recurs, and floats come as
-    `Rendered`, spelled as the standard library spells them, whatever writes the document."""
-    if node.__class__ is Ref:
-        return {"ref": node.target}
-    if written is not None and node.__class__ in _LEAVES:
-        known = written.get(id(node))
-        if known is None:
-            known = written[id(node)] = (node, _form(node, written))  # the node kept: its id stays its own
+    With `written` (a dictionary the caller keeps while writing one document), each distinct reference and
+    leaf (a node without children) is built once and the same dictionary placed wherever it recurs, and
+    floats come as `Rendered`, spelled as the standard library spells them, whatever writes the document."""
+    if written is None:
+        return {"ref": node.target} if node.__class__ is Ref else _form(node, None)
+    known = written.get(id(node))
+    if known is not None:
         return known[1]
-    return _form(node, written)
+    kind = node.__class__
+    if kind is Ref:
+        form = {"ref": node.target}
+    elif kind in _LEAVES:
+        form = _form(node, written)
+    else:
+        return _form(node, written)
+    written[id(node)] = (node, form)  # the node kept: its id stays its own
+    return form
 
 
 def _form(node: Node, written: dict | None) -> dict:
     form: dict = {"kind": node.kind}
     kind = node.__class__  # no node class has subclasses: compared by identity, the most frequent first
     if kind is Object:
-        form["properties"] = {prop.name: {"required": prop.required, "type": structure(prop.node, written),
-                                          "reserved": True} if prop.reserved else
-                              {"required": prop.required, "type": structure(prop.node, written)}
-                              for prop in node.properties}
+        properties = form["properties"] = {}
+        for prop in node.properties:
+            child = prop.node
+            # References and leaves, most of the children, are looked up inline when written once.
+            known = written.get(id(child)) if written is not None else None
+            typed = known[1] if known is not None else structure(child, written)
+            properties[prop.name] = {"required": prop.required, "type": typed, "reserved": True} if prop.reserved \
+                else {"required": prop.required, "type": typed}
         form["additional"] = content_model(node.additional, written)
         if node.pattern_properties:
             form["patternProperties"] = {pattern: structure(child, written) for pattern, child in node.pattern_properties}
@@ -113,58 +123,82 @@ def content_model(node: Node, written: dict | None = None):
     return structure(node, written)
 
 
-def declaration(node: Node, indent: str = "", leaves: dict | None = None) -> str:
-    """A compact, TypeScript-like declaration; named types appear by name. `leaves` (a dictionary the caller
-    keeps while declaring many types) holds each distinct leaf's declaration, written once."""
-    inner = indent + "  "
-    kind = node.__class__
-    if kind is Ref:
+def declaration(node: Node, indent: str = "", known: dict | None = None) -> str:
+    """A compact, TypeScript-like declaration; named types appear by name. `known` (a dictionary the caller
+    keeps while declaring many types) holds the declaration of each distinct node that fits on one line,
+    written once: leaves, and arrays and maps of them, recur throughout a large source."""
+    if node.__class__ is Ref:
         return node.target
+    return _declared(node, indent, {} if known is None else known)
+
+
+def _declared(node: Node, indent: str, known: dict) -> str:
+    # A declaration on one line holds no indentation, so it is the same at any depth: kept by the node's
+    # identity (with the node, so the id stays its own). One on several lines is made anew at each depth.
+    hit = known.get(id(node))
+    if hit is not None:
+        return hit[1]
+    text = _declare(node, indent, known)
+    if "\n" not in text:
+        known[id(node)] = (node, text)
+    return text
+
+
+def _declare(node: Node, indent: str, known: dict) -> str:
+    kind = node.__class__
     if kind in _LEAVES:
-        if leaves is None:
-            return _leaf_declaration(node)
-        known = leaves.get(id(node))
-        if known is None:
-            known = leaves[id(node)] = (node, _leaf_declaration(node))  # the node kept: its id stays its own
-        return known[1]
+        return _leaf_declaration(node)
+    inner = indent + "  "
     if kind is Object:
         lines = []
         for prop in node.properties:
-            marker = "" if prop.required else "?"
-            declared = "reserved (never)" if prop.reserved else declaration(prop.node, inner, leaves)
-            lines.append(f"{inner}{_key(prop.name)}{marker}: {declared}")
+            child = prop.node
+            if prop.reserved:
+                declared = "reserved (never)"
+            elif child.__class__ is Ref:  # the most frequent children, looked up inline
+                declared = child.target
+            else:
+                hit = known.get(id(child))
+                declared = hit[1] if hit is not None else _declared(child, inner, known)
+            name = prop.name
+            lines.append(f"{inner}{name if name.isidentifier() else _quoted(name)}{'' if prop.required else '?'}: "
+                         f"{declared}")
         for pattern, child in node.pattern_properties:
-            lines.append(f"{inner}[/{pattern}/]: {declaration(child, inner, leaves)}")
+            lines.append(f"{inner}[/{pattern}/]: {_child(child, inner, known)}")
         if isinstance(node.additional, Never):
             lines.append(f"{inner}(closed: no other properties)")
         elif not (isinstance(node.additional, Opaque) and not node.additional.constraints):
-            lines.append(f"{inner}[other]: {declaration(node.additional, inner, leaves)}")
+            lines.append(f"{inner}[other]: {_child(node.additional, inner, known)}")
         body = "\n".join(lines)
         return "{" + _suffix(node.constraints) + ("\n" + body + "\n" + indent if body else "") + "}"
     if kind is Map:
-        return f"map<string, {declaration(node.values, indent, leaves)}>{_suffix(node.constraints)}"
+        return f"map<string, {_child(node.values, indent, known)}>{_suffix(node.constraints)}"
     if kind is Array:
-        return f"array<{declaration(node.items, indent, leaves)}>{_suffix(node.constraints)}"
+        return f"array<{_child(node.items, indent, known)}>{_suffix(node.constraints)}"
     if kind is Tuple:
-        items = ", ".join([declaration(item, indent, leaves) for item in node.items])
-        rest = "" if isinstance(node.rest, Never) else f", ...{declaration(node.rest, indent, leaves)}"
+        items = ", ".join([_child(item, indent, known) for item in node.items])
+        rest = "" if isinstance(node.rest, Never) else f", ...{_child(node.rest, indent, known)}"
         return f"[{items}{rest}]{_suffix(node.constraints)}"
     if kind is Union:
         word = "oneOf" if node.exclusive else "anyOf"
-        alternatives = [declaration(a.node, inner, leaves) + (" @attribution" if a.qualified else "")
+        alternatives = [_child(a.node, inner, known) + (" @attribution" if a.qualified else "")
                         + (f" @when({', '.join(a.tags)})" if a.tags else "") for a in node.alternatives]
         head = word + (f" @source(policy={node.policy})" if node.policy is not None else "")
         return head + "(\n" + "".join([f"{inner}| {alt}\n" for alt in alternatives]) + indent + ")"
     if kind is Intersection:
-        return "allOf(\n" + "".join([f"{inner}& {declaration(op, inner, leaves)}\n" for op in node.operands]) \
+        return "allOf(\n" + "".join([f"{inner}& {_child(op, inner, known)}\n" for op in node.operands]) \
             + indent + ")"
     if kind is Applicator:
         labels = node.names or (("if", "then", "else") if node.keyword == "if-then-else" else ())
         if labels:
-            parts = ", ".join([f"{label}: {declaration(op, inner, leaves)}" for label, op in zip(labels, node.operands)])
+            parts = ", ".join([f"{label}: {_child(op, inner, known)}" for label, op in zip(labels, node.operands)])
             return f"{node.keyword}({parts})"
-        return f"{node.keyword}({declaration(node.operands[0], indent, leaves)})"
+        return f"{node.keyword}({_child(node.operands[0], indent, known)})"
     raise TypeError(node)  # pragma: no cover
+
+
+def _child(node: Node, indent: str, known: dict) -> str:
+    return node.target if node.__class__ is Ref else _declared(node, indent, known)
 
 
 def _leaf_declaration(node: Node) -> str:
@@ -186,5 +220,5 @@ def _suffix(constraints) -> str:
     return " {" + ", ".join([f"{key}: {text}" for key, text in constraints]) + "}"
 
 
-def _key(name: str) -> str:
-    return name if name.isidentifier() else json.dumps(name, ensure_ascii=False)
+def _quoted(name: str) -> str:
+    return json.dumps(name, ensure_ascii=False)

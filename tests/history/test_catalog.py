@@ -104,7 +104,7 @@ def test_the_catalog_pair_writes_each_declaration_once_and_streams_its_pieces(th
     config = load_config(three_formats.root)
     inventory = current_inventory(config)
     calls: list[str] = []
-    monkeypatch.setattr(render, "declaration", lambda node, leaves=None: calls.append(node) or "x")
+    monkeypatch.setattr(render, "declaration", lambda node, known=None: calls.append(node) or "x")
     catalogs = [file for file in generated_files(config, inventory) if file.path.name.startswith("catalog")]
     calls.clear()  # the format references' pages, made with the list of files
     for file in catalogs:
