@@ -81,9 +81,12 @@ def labels(language: str) -> dict:
     return LABELS.get(language, LABELS["en"])
 
 
+_NOT_IN_ANCHORS = re.compile(r"[^a-z0-9]+")
+
+
 def type_anchor(source: str, name: str) -> str:
     """A stable HTML id for a named type's declaration (names may hold characters headings drop)."""
-    return "type-" + re.sub(r"[^a-z0-9]+", "-", f"{source}-{name}".lower()).strip("-")
+    return "type-" + _NOT_IN_ANCHORS.sub("-", f"{source}-{name}".lower()).strip("-")
 
 
 def type_link(source: str, name: str) -> str:
@@ -114,8 +117,8 @@ def type_sections(graph: TypeGraph, digests) -> list[TypeSection]:
         sections.append(TypeSection(
             f'<a id="{anchors[name]}"></a>\n\n#### `{name}`\n\n',
             f": `{digests[name]}`\n\n{description}```text\n{name} = {declaration(named.node, known=known)}\n```\n\n",
-            ", ".join(f"[`{key}`](#{anchors[key]})" for key in referred),
-            "".join(f"| `{prop}` | {_cell(text)} |\n" for prop, text in described)))
+            ", ".join([f"[`{key}`](#{anchors[key]})" for key in referred]),
+            "".join([f"| `{prop}` | {_cell(text)} |\n" for prop, text in described])))
     return sections
 
 

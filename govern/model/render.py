@@ -150,7 +150,8 @@ def _declare(node: Node, indent: str, known: dict) -> str:
         return _leaf_declaration(node)
     inner = indent + "  "
     if kind is Object:
-        lines = []
+        lines: list[str] = []
+        line, look_up = lines.append, known.get  # once per object: a large source has many properties
         for prop in node.properties:
             child = prop.node
             if prop.reserved:
@@ -158,11 +159,10 @@ def _declare(node: Node, indent: str, known: dict) -> str:
             elif child.__class__ is Ref:  # the most frequent children, looked up inline
                 declared = child.target
             else:
-                hit = known.get(id(child))
+                hit = look_up(id(child))
                 declared = hit[1] if hit is not None else _declared(child, inner, known)
             name = prop.name
-            lines.append(f"{inner}{name if name.isidentifier() else _quoted(name)}{'' if prop.required else '?'}: "
-                         f"{declared}")
+            line(f"{inner}{name if name.isidentifier() else _quoted(name)}{'' if prop.required else '?'}: {declared}")
         for pattern, child in node.pattern_properties:
             lines.append(f"{inner}[/{pattern}/]: {_child(child, inner, known)}")
         if isinstance(node.additional, Never):
