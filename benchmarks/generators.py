@@ -99,10 +99,18 @@ def write_json(path: Path, value) -> int:
     return len(text.encode("utf-8"))
 
 
+def _write(plan) -> None:
+    """A planned record's files and the generated views that include it (without `govern record new`'s
+    project lock and exclusive creation, which the generated projects do not need)."""
+    from govern.fsio import atomic_write_changed, atomic_write_many
+
+    atomic_write_many(plan.files)
+    atomic_write_changed((generated.path, generated.render) for generated in plan.generated)
+
+
 def release_project(target: Path, old: dict, new: dict) -> Path:
     """A project with the document `old` recorded as its baseline and `new` as its current source."""
     from govern.config import load_config
-    from govern.fsio import atomic_write_many
     from govern.records.create import plan_record
 
     if target.exists():
@@ -113,7 +121,7 @@ def release_project(target: Path, old: dict, new: dict) -> Path:
         '[[tool.govern.sources]]\nname = "bench"\nkind = "jsonschema"\npath = "schemas/bench.schema.json"\n'
         'roots = { Bench = { at = "#", role = "record" } }\n', encoding="utf-8")
     write_json(target / "schemas" / "bench.schema.json", old)
-    atomic_write_many(plan_record(load_config(target), "baseline", PROSE, date="2026-01-01").files)
+    _write(plan_record(load_config(target), "baseline", PROSE, date="2026-01-01"))
     write_json(target / "schemas" / "bench.schema.json", new)
     return target
 
@@ -153,7 +161,6 @@ def history_project(target: Path, roots: int, records: int) -> Path:
     """
     import govern.records.create as create
     from govern.config import load_config
-    from govern.fsio import atomic_write_many
     from govern.records.history import History, load_record
 
     if target.exists():
@@ -179,7 +186,7 @@ def history_project(target: Path, roots: int, records: int) -> Path:
                 write_json(target / "schemas" / "bench.schema.json", _roots_document(roots, versions))
             slug = "baseline" if number == 0 else f"change-{number:05d}"
             plan = create.plan_record(config, slug, PROSE, date=f"2026-01-01")
-            atomic_write_many(plan.files)
+            _write(plan)
             record = load_record(config.path(config.records_dir), plan.record_id, config.project_root)
             # Reading a record's snapshot is what makes planning slow; the generator reuses each one.
             graphs = record.snapshot_graphs()

@@ -41,13 +41,14 @@ def current_inventory(config: Config) -> Inventory:
 def generated_files(config: Config, inventory: Inventory, history: "History | None" = None) -> list[GeneratedFile]:
     """The inventory, the catalog pair and the format references, from the sources and the record history.
 
-    `history` defaults to the records on disk; record creation passes the history including the record it
-    is about to write, so everything is written together.
+    `history` defaults to the records on disk, each snapshot read only if a format reference needs it;
+    record creation passes the history including the record it is about to write, so everything is
+    written together.
     """
     from govern.catalog.render import CatalogSections, catalog_pieces, page_languages, page_name
     from govern.records.history import load_history
 
-    history = history if history is not None else load_history(config)
+    history = history if history is not None else load_history(config, snapshots_when_needed=True)
     schemas = config.path(config.schemas_dir)
     records = config.path(config.records_dir)
     languages = tuple(config.languages)
@@ -71,7 +72,7 @@ def format_reference_files(config: Config, history: "History | None" = None) -> 
     from govern.catalog.render import FORMATS_FOLDER
     from govern.records.history import load_history
 
-    history = history if history is not None else load_history(config)
+    history = history if history is not None else load_history(config, snapshots_when_needed=True)
     formats = format_files(config.path(config.schemas_dir) / FORMATS_FOLDER, config.path(config.records_dir),
                            history, tuple(config.languages))
     return [GeneratedFile.of_text(path, text) for path, text in sorted(formats.items())]

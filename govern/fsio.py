@@ -170,12 +170,13 @@ def atomic_write_many(files: dict[Path, str | Sequence[str]]) -> None:
                     os.fsync(stream.fileno())
                 os.chmod(temporary, 0o644)
     except BaseException:
-        _discard(staged)
+        discard_staged(staged)
         raise
-    _rename_staged(staged)
+    rename_staged(staged)
 
 
-def _discard(staged: list[tuple[str, Path]]) -> None:
+def discard_staged(staged: list[tuple[str, Path]]) -> None:
+    """Remove staged temporaries, leaving every file they were to replace as it is."""
     for temporary, _ in staged:
         try:
             os.unlink(temporary)
@@ -183,7 +184,8 @@ def _discard(staged: list[tuple[str, Path]]) -> None:
             pass
 
 
-def _rename_staged(staged: list[tuple[str, Path]]) -> None:
+def rename_staged(staged: list[tuple[str, Path]]) -> None:
+    """Move staged temporaries onto the files they replace."""
     for temporary, path in staged:
         with writing(path):
             os.replace(temporary, path)
@@ -233,6 +235,16 @@ def atomic_write_changed(files: Iterable[tuple[Path, Callable[[], Iterable[bytes
     produced only once this one is written. When every file is produced the temporaries are renamed into
     place; a failure before (producing a later file, writing one) removes every temporary.
     """
+    staged = stage_changed(files)
+    rename_staged(staged)
+    return [path for _, path in staged]
+
+
+def stage_changed(files: Iterable[tuple[Path, Callable[[], Iterable[bytes]]]]) -> list[tuple[str, Path]]:
+    """The first half of `atomic_write_changed`: (temporary, path) of each file whose content differs, the
+    temporary holding the new content; nothing is replaced yet. Finish with `rename_staged` (or abandon
+    with `discard_staged`), so other files can be written together with these. A failure while staging
+    removes every temporary."""
     staged: list[tuple[str, Path]] = []
     try:
         for path, render in files:
@@ -241,10 +253,9 @@ def atomic_write_changed(files: Iterable[tuple[Path, Callable[[], Iterable[bytes
             if temporary is not None:
                 staged.append((temporary, path))
     except BaseException:
-        _discard(staged)
+        discard_staged(staged)
         raise
-    _rename_staged(staged)
-    return [path for _, path in staged]
+    return staged
 
 
 def _stage_if_changed(path: Path, chunks: Iterable[bytes]) -> str | None:

@@ -9,12 +9,15 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from govern.classify.classify import REMOVED, UNCHANGED, RootDiff, classify
 from govern.classify.rules import SAME_VERSION, VERSION_BUMP
 from govern.config import Config
 from govern.errors import InputError, Problem, Refusal
-from govern.fsio import atomic_write_many, project_lock, read_text, write_file_set
+from govern.fsio import (
+    atomic_write_many, discard_staged, project_lock, read_text, rename_staged, stage_changed, write_file_set,
+)
 from govern.model.inventory import build_inventory
 from govern.records.format import (
     LANGUAGES, PROSE_KEYS, SLUG_PATTERN, Declaration, Entry, Prose, consistency_yaml,
@@ -25,6 +28,9 @@ from govern.records.integrity import check_baseline, check_format_versions, chec
 from govern.records.snapshot import snapshot_document, snapshot_text
 from govern.terms import value_term
 from govern.records.versions import raises_format_version, show_version, source_of
+
+if TYPE_CHECKING:
+    from govern.extract import GeneratedFile
 
 CHANGE_LABELS = {
     "en": {"root": "Root", "decision": "decision", "rule": "rule", "none": "No structural change.",
@@ -136,12 +142,15 @@ def render_record(config: Config, declaration: Declaration, prose: dict[str, dic
 
 @dataclass(frozen=True)
 class Plan:
-    """Everything a record operation will write, computed and checked before anything is written."""
+    """Everything a record operation will write, computed and checked before anything is written: the
+    record's files, and the generated views that include it (each produced a chunk at a time as it is
+    written, as `govern extract` writes them)."""
 
     record_id: str
     declaration: Declaration
     files: dict[Path, str]
     results: tuple[RootDiff, ...]
+    generated: tuple["GeneratedFile", ...] = ()
 
 
 def _prose_from_record(prose: dict[str, Prose], languages: tuple[str, ...]) -> dict[str, dict[str, str]]:
@@ -238,11 +247,10 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
     files[folder / f"{record_id}{record_suffix('schema')}"] = snapshot_text(snapshot)
     # The generated views (catalog history, format references) include the record about to be written.
     planned = Record(record_id, folder, config.project_root, declarations={language: declaration for language in languages},
-                     snapshot_bytes=files[folder / f"{record_id}{record_suffix('schema')}"].encode("utf-8"),
                      languages=languages)
-    for generated in generated_files(config, inventory, build_history({**history.records, record_id: planned})):
-        files[generated.path] = generated.text
-    return Plan(record_id, declaration, files, tuple(results))
+    planned.snapshot_bytes = files[folder / f"{record_id}{record_suffix('schema')}"].encode("utf-8")
+    generated = generated_files(config, inventory, build_history({**history.records, record_id: planned}))
+    return Plan(record_id, declaration, files, tuple(results), tuple(generated))
 
 
 def record_day(date: str | None, today: _dt.date) -> str:
@@ -333,20 +341,25 @@ def refresh_record(config: Config, record_id: str, prose_path: Path | None = Non
 
 
 def _write_plan(config: Config, plan: Plan, replace: bool) -> None:
-    """The record's files appear together (staged, then moved with the source-language file last, so a
-    reader never sees that file without its siblings); then the regenerated inventory and catalogs."""
+    """The regenerated inventory, catalogs and format references are staged first (produced and written
+    beside their files as they come, never held whole); then the record's files appear together (staged,
+    then moved with the source-language file last, so a reader never sees that file without its
+    siblings); then the staged views replace their files. A failure before that writes nothing."""
     folder = config.path(config.records_dir)
     languages = config.languages
     parts = ["schema", "i18n", *reversed(languages)]
     names = [f"{plan.record_id}{record_suffix(part, languages)}" for part in parts]
-    record_files = {name: plan.files[folder / name] for name in names}
+    staged = stage_changed((generated.path, generated.render) for generated in plan.generated)
     try:
-        write_file_set(folder, record_files, replace=replace)
+        write_file_set(folder, {name: plan.files[folder / name] for name in names}, replace=replace)
     except FileExistsError as error:
+        discard_staged(staged)
         raise Refusal(Problem(str(error), "already exists", hint="records are never overwritten: choose another "
                                                                  "slug or date")) from None
-    atomic_write_many({path: text for path, text in plan.files.items() if path.parent != folder
-                       or path.name not in record_files})
+    except BaseException:
+        discard_staged(staged)
+        raise
+    rename_staged(staged)
 
 
 def accepted_on_base(config: Config, path: Path) -> str | None:

@@ -30,13 +30,28 @@ class Record:
     declarations: dict[str, Declaration] = field(default_factory=dict)
     prose: dict[str, Prose] = field(default_factory=dict)
     consistency: dict | None = None
-    snapshot_bytes: bytes | None = None
     findings: list[Finding] = field(default_factory=list)
     # The configured languages, the source language first: its file is ID.md, the others ID.<language>.md.
     languages: tuple[str, ...] = LANGUAGES
     # The snapshot parsed and normalized, each once, for the bytes they were made from: verify, the format
     # references and the classification of a record against its successors all read the same snapshot.
     _parsed: dict[str, tuple[bytes, Any]] = field(default_factory=dict, repr=False, compare=False)
+    # The snapshot's bytes (see `snapshot_bytes`); `_snapshot_unread` while its file is still to be read.
+    _snapshot: bytes | None = field(default=None, repr=False)
+    _snapshot_unread: bool = field(default=False, repr=False, compare=False)
+
+    @property
+    def snapshot_bytes(self) -> bytes | None:
+        """The snapshot file's bytes (None without one, or when it cannot be read: a finding says so). A record
+        loaded with its snapshot left for later reads the file here, when first asked for."""
+        if self._snapshot_unread:
+            self._snapshot_unread = False
+            self._snapshot = _read_snapshot(self)
+        return self._snapshot
+
+    @snapshot_bytes.setter
+    def snapshot_bytes(self, value: bytes | None) -> None:
+        self._snapshot, self._snapshot_unread = value, False
 
     @property
     def parts(self) -> tuple[str, ...]:
@@ -126,7 +141,10 @@ def record_ids(folder: Path) -> list[str]:
     return sorted(ids)
 
 
-def load_record(folder: Path, record_id: str, project_root: Path, languages: tuple[str, ...] = LANGUAGES) -> Record:
+def load_record(folder: Path, record_id: str, project_root: Path, languages: tuple[str, ...] = LANGUAGES,
+                snapshot_when_needed: bool = False) -> Record:
+    """A record read from its files; with `snapshot_when_needed`, its snapshot is read only when first asked
+    for (`Record.snapshot_bytes`), and a snapshot that cannot be read adds its finding then."""
     record = Record(record_id, folder, project_root, languages=languages)
     source = languages[0]
     missing = [part for part in record.parts if not record.path(part).is_file()]
@@ -161,12 +179,20 @@ def load_record(folder: Path, record_id: str, project_root: Path, languages: tup
             record.findings.append(Finding("record-syntax", record.relative("i18n"),
                                            {"variant": "consistency", "reason": error, "record": record_id}))
     if record.path("schema").is_file():
-        try:
-            record.snapshot_bytes = record.path("schema").read_bytes()
-        except OSError as error:
-            record.findings.append(Finding("record-syntax", record.relative("schema"),
-                                           {"variant": "unreadable", "error": error.strerror or error}))
+        if snapshot_when_needed:
+            record._snapshot_unread = True
+        else:
+            record.snapshot_bytes = _read_snapshot(record)
     return record
+
+
+def _read_snapshot(record: Record) -> bytes | None:
+    try:
+        return record.path("schema").read_bytes()
+    except OSError as error:
+        record.findings.append(Finding("record-syntax", record.relative("schema"),
+                                       {"variant": "unreadable", "error": error.strerror or error}))
+        return None
 
 
 @dataclass
@@ -235,9 +261,13 @@ class History:
         return sorted(found)
 
 
-def load_history(config: Config) -> History:
+def load_history(config: Config, snapshots_when_needed: bool = False) -> History:
+    """Every record of the project. With `snapshots_when_needed`, each record's snapshot is read only when
+    something asks for it: the generated views need only the snapshots of the format references, while a
+    large project's snapshots are many times the size of everything else in its records."""
     folder = config.path(config.records_dir)
-    return build_history({record_id: load_record(folder, record_id, config.project_root, config.languages)
+    return build_history({record_id: load_record(folder, record_id, config.project_root, config.languages,
+                                                 snapshots_when_needed)
                           for record_id in record_ids(folder)})
 
 

@@ -152,3 +152,41 @@ def test_stale_temporaries_are_ignored_by_readers_and_removed_by_the_next_write(
     assert _record_new(runner, repo).exit_code == 0
     assert not any(path.exists() for path in debris)
     assert _verify(runner, repo) == []
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {path.relative_to(root).as_posix(): path.read_bytes()
+            for folder in ("records", "schemas") for path in sorted((root / folder).rglob("*")) if path.is_file()}
+
+
+def test_record_new_that_cannot_write_the_generated_views_writes_nothing(repo, runner, monkeypatch):
+    """The views are staged before the record's files appear: a full disk while writing them leaves the
+    record unwritten, every generated file as it was and no temporary file."""
+    before = _tree(repo)
+    real = fsio.tempfile.mkstemp
+
+    def full_disk(*arguments, **options):
+        if Path(options.get("dir", "")).resolve() == (repo / "schemas").resolve():
+            raise OSError(28, "No space left on device")
+        return real(*arguments, **options)
+
+    monkeypatch.setattr(fsio.tempfile, "mkstemp", full_disk)
+    result = _record_new(runner, repo)
+    monkeypatch.undo()
+    assert result.exit_code == 2 and "No space left on device" in result.output and "Traceback" not in result.output
+    assert _tree(repo) == before
+    assert _record_new(runner, repo).exit_code == 0
+    assert _verify(runner, repo) == []
+
+
+def test_record_new_writes_the_generated_views_as_they_are_produced(repo, runner, monkeypatch):
+    """Never joined whole: each generated file goes to disk a chunk at a time, as `govern extract` writes."""
+    from govern.extract import GeneratedFile
+
+    def joined(self):
+        raise AssertionError(f"{self.path.name} was joined whole")
+
+    monkeypatch.setattr(GeneratedFile, "text", property(joined))
+    assert _record_new(runner, repo).exit_code == 0
+    monkeypatch.undo()
+    assert _verify(runner, repo) == []
