@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from govern.catalog.render import FORMATS_FOLDER, page_languages, page_name, record_link, render_types
+from govern.catalog.render import (
+    FORMATS_FOLDER, TypeSection, page_languages, page_name, record_link, render_types, type_sections,
+)
 from govern.errors import GovernError
 from govern.model.canonical import indented_json
 from govern.model.fingerprint import DOMAINS, type_digests
@@ -233,7 +235,10 @@ def labels(language: str) -> dict:
 
 
 def render_reference_page(reference: FormatReference, records: dict[str, Record], folder: Path,
-                          records_folder: Path, language: str, languages: tuple[str, ...]) -> str:
+                          records_folder: Path, language: str, languages: tuple[str, ...],
+                          sections: list[TypeSection] | None = None) -> str:
+    """A reference's page in one language; `sections`, when given, are its named types' sections (see
+    `type_sections`), shared by the pages of every language."""
     from govern.terms import value_term
 
     text = labels(language)
@@ -255,7 +260,7 @@ def render_reference_page(reference: FormatReference, records: dict[str, Record]
         date = records[record_id].declaration.date
         lines.append(f"| {link(record_id)} | {date} | `{entry.root}` | {value_term(entry.decision, language)} |")
     lines += ["", f"## {text['types']}", ""]
-    lines += render_types(graph, graph.digests, language)
+    lines += render_types(graph, graph.digests, language, sections)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -281,9 +286,10 @@ def format_files(folder: Path, records_folder: Path, history: History,
     files: dict[Path, str] = {}
     for reference in references:
         files[folder / f"{reference.name}.schema.json"] = reference_text(reference)
+        sections = type_sections(reference.graph, reference.graph.digests)
         for language in page_languages(languages):
             files[folder / page_name(reference.name, language)] = render_reference_page(
-                reference, history.records, folder, records_folder, language, languages)
+                reference, history.records, folder, records_folder, language, languages, sections)
     for language in page_languages(languages) if references else ():
         files[folder / page_name("index", language)] = render_index(
             references, history.records, folder, records_folder, language, languages)

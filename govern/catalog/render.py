@@ -134,9 +134,12 @@ def section_texts(sections: list[TypeSection], language: str) -> Iterator[str]:
                + (table + section.rows + "\n" if section.rows else ""))
 
 
-def render_types(graph: TypeGraph, digests: dict[str, str], language: str) -> list[str]:
-    """The named types' sections (see `section_texts`) as lines."""
-    return "".join(section_texts(type_sections(graph, digests), language)).split("\n")[:-1]
+def render_types(graph: TypeGraph, digests: dict[str, str], language: str,
+                 sections: list[TypeSection] | None = None) -> list[str]:
+    """The named types' sections (see `section_texts`) as lines; `sections`, when given, are the graph's
+    (pages of several languages share them)."""
+    sections = sections if sections is not None else type_sections(graph, digests)
+    return "".join(section_texts(sections, language)).split("\n")[:-1]
 
 
 def _described_properties(node) -> list[tuple[str, str]]:

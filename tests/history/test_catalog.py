@@ -112,3 +112,21 @@ def test_the_catalog_pair_writes_each_declaration_once_and_streams_its_pieces(th
     assert len(calls) == len(inventory.types)
     pieces = list(render.catalog_pieces(inventory, "en"))
     assert len(pieces) > len(inventory.types) and "".join(pieces) == render.render_catalog(inventory, "en")
+
+
+def test_the_format_reference_pages_of_every_language_share_each_declaration(three_formats: Project,
+                                                                              monkeypatch) -> None:
+    import govern.catalog.render as render
+    from govern.catalog.formats import format_references
+    from govern.config import load_config
+    from govern.extract import format_reference_files
+    from govern.records.history import load_history
+
+    config = load_config(three_formats.root)
+    references = format_references(load_history(config))
+    calls: list = []
+    monkeypatch.setattr(render, "declaration", lambda node, known=None: calls.append(node) or "x")
+    pages = [file for file in format_reference_files(config) if file.path.name.endswith(".md")
+             and not file.path.name.startswith("index")]
+    assert len(pages) == 2 * len(references)  # one page per language
+    assert len(calls) == sum(len(reference.graph.types) for reference in references)
