@@ -239,15 +239,20 @@ def _catalog_pieces(inventory: Inventory, language: str, history, catalog_folder
 
 
 def _one_final_line_break(pieces: Iterable[str]) -> Iterator[str]:
-    """`pieces` with the line breaks at the very end replaced by one, without joining them."""
-    pending = ""
+    """`pieces` with the line breaks at the very end replaced by one, without joining them: each piece passes
+    as it is, one piece behind, except the last one that holds more than line breaks."""
+    held = None  # the latest piece holding more than line breaks, and the line-break pieces after it
+    after: list[str] = []
     for piece in pieces:
-        kept = piece.rstrip("\n")
-        if kept:
-            yield pending + kept
-            pending = piece[len(kept):]
-        else:
-            pending += piece
+        if not piece.strip("\n"):
+            after.append(piece)
+            continue
+        if held is not None:
+            yield held
+        yield from after
+        held, after = piece, []
+    if held is not None:
+        yield held.rstrip("\n")
     yield "\n"
 
 

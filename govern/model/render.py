@@ -20,6 +20,11 @@ def _spelled_float(text: str) -> Rendered:
     return Rendered(float(text))
 
 
+# One decoder for every text (json.loads with options builds a new one per call, and a schema's constraint
+# values are thousands of distinct texts).
+_SPELLING = json.JSONDecoder(parse_float=_spelled_float)
+
+
 def _value(text: str, written: dict | None = None):
     """The value of a canonical JSON text; the few scalar texts a schema repeats everywhere are parsed once
     (objects and arrays are parsed each time, so no caller can change another's value). For writing (with
@@ -28,7 +33,7 @@ def _value(text: str, written: dict | None = None):
     known = known_values.get(text, known_values)
     if known is not known_values:
         return known
-    value = json.loads(text) if written is None else json.loads(text, parse_float=_spelled_float)
+    value = json.loads(text) if written is None else _SPELLING.decode(text)
     if not isinstance(value, (dict, list)) and len(known_values) < 10_000:
         known_values[text] = value
     return value
@@ -44,37 +49,27 @@ _LEAVES = (Primitive, Literal, Enum, Opaque, Never)
 def structure(node: Node, written: dict | None = None) -> dict:
     """The normalized structure as plain JSON, references shown by type name.
 
-    With `written` (a dictionary the caller keeps while writing one document), each distinct reference and
-    leaf (a node without children) is built once and the same dictionary placed wherever it recurs, and
-    floats come as `Rendered`, spelled as the standard library spells them, whatever writes the document."""
-    if written is None:
-        return {"ref": node.target} if node.__class__ is Ref else _form(node, None)
-    known = written.get(id(node))
-    if known is not None:
+    With `written` (a dictionary the caller keeps while writing one document), each distinct leaf (a node
+    without children) is built once and the same dictionary placed wherever it recurs, and floats come as
+    `Rendered`, spelled as the standard library spells them, whatever writes the document."""
+    if node.__class__ is Ref:
+        return {"ref": node.target}
+    if written is not None and node.__class__ in _LEAVES:
+        known = written.get(id(node))
+        if known is None:
+            known = written[id(node)] = (node, _form(node, written))  # the node kept: its id stays its own
         return known[1]
-    kind = node.__class__
-    if kind is Ref:
-        form = {"ref": node.target}
-    elif kind in _LEAVES:
-        form = _form(node, written)
-    else:
-        return _form(node, written)
-    written[id(node)] = (node, form)  # the node kept: its id stays its own
-    return form
+    return _form(node, written)
 
 
 def _form(node: Node, written: dict | None) -> dict:
     form: dict = {"kind": node.kind}
     kind = node.__class__  # no node class has subclasses: compared by identity, the most frequent first
     if kind is Object:
-        properties = form["properties"] = {}
-        for prop in node.properties:
-            child = prop.node
-            # References and leaves, most of the children, are looked up inline when written once.
-            known = written.get(id(child)) if written is not None else None
-            typed = known[1] if known is not None else structure(child, written)
-            properties[prop.name] = {"required": prop.required, "type": typed, "reserved": True} if prop.reserved \
-                else {"required": prop.required, "type": typed}
+        form["properties"] = {prop.name: {"required": prop.required, "type": structure(prop.node, written),
+                                          "reserved": True} if prop.reserved else
+                              {"required": prop.required, "type": structure(prop.node, written)}
+                              for prop in node.properties}
         form["additional"] = content_model(node.additional, written)
         if node.pattern_properties:
             form["patternProperties"] = {pattern: structure(child, written) for pattern, child in node.pattern_properties}

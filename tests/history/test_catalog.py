@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from history_project import Project
 
 HISTORY = [("2026-11-30-baseline", "2026-11-30", "same-version", "– → `1`; new root"),
@@ -130,3 +133,12 @@ def test_the_format_reference_pages_of_every_language_share_each_declaration(thr
              and not file.path.name.startswith("index")]
     assert len(pages) == 2 * len(references)  # one page per language
     assert len(calls) == sum(len(reference.graph.types) for reference in references)
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(pieces=st.lists(st.text(alphabet="a\n", max_size=4), max_size=8))
+def test_the_catalog_ends_in_one_line_break_whatever_its_pieces_end_in(pieces) -> None:
+    from govern.catalog.render import _one_final_line_break
+
+    passed = list(_one_final_line_break(iter(pieces)))
+    assert "".join(passed) == "".join(pieces).rstrip("\n") + "\n"
