@@ -24,6 +24,13 @@ def pointer_line(text: str, pointer: str, members: dict | None = None) -> int | 
     `members` keeps the members of every container read so far, for further pointers into the same text:
     each container is then scanned once, however many roots it holds.
     """
+    offset = pointer_offset(text, pointer, members)
+    return None if offset is None else text.count("\n", 0, offset) + 1
+
+
+def pointer_offset(text: str, pointer: str, members: dict | None = None) -> int | None:
+    """Where in `text` the key (or array element) a JSON pointer ends at starts; 0 for the whole document
+    (`members`: see `pointer_line`)."""
     members = {} if members is None else members
     tokens = [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]] if pointer else []
     index, start = _skip(text, 0), 0
@@ -36,7 +43,7 @@ def pointer_line(text: str, pointer: str, members: dict | None = None) -> int | 
                 return None
     except (IndexError, ValueError):  # not JSON text (a YAML source): no line
         return None
-    return text.count("\n", 0, start) + 1
+    return start
 
 
 def _skip(text: str, index: int) -> int:
@@ -75,9 +82,10 @@ def _skip_value(text: str, index: int) -> int:
 
 def root_locations(config: Config, graphs: list[TypeGraph]) -> dict[str, str]:
     """root id -> `file:line` (relative to the project) of the type each configured root is read from."""
-    found: dict[str, str] = {}
+    found: dict[str, str | None] = {}
     texts: dict[str, str | None] = {}
     members: dict[str, dict] = {}
+    offsets: dict[str, dict[str, int]] = {}  # file -> root id -> where its type starts in the file
     by_source = {source.name: source for source in config.sources}
     for graph in graphs:
         source = by_source.get(graph.source)
@@ -85,19 +93,35 @@ def root_locations(config: Config, graphs: list[TypeGraph]) -> dict[str, str]:
             continue
         for root_id, root in graph.roots.items():
             if source.kind == "pydantic":
-                location = _model_location(config, source, root_id.partition(":")[2])
+                found[root_id] = _model_location(config, source, root_id.partition(":")[2])
+                continue
+            file, _, pointer = graph.locations.get(root.type_key, "").partition("#")
+            line = None
+            if not pointer:  # the whole document: its first line, without reading a large file again
+                line = 1 if file and (config.project_root / file).is_file() else None
             else:
-                file, _, pointer = graph.locations.get(root.type_key, "").partition("#")
-                if not pointer:  # the whole document: its first line, without reading a large file again
-                    line = 1 if file and (config.project_root / file).is_file() else None
-                else:
-                    if file not in texts:
-                        texts[file], members[file] = _read(config.project_root / file), {}
-                    line = pointer_line(texts[file], pointer, members[file]) if texts[file] is not None else None
-                location = f"{file}:{line}" if line else file
-            if location:
-                found[root_id] = location
-    return found
+                if file not in texts:
+                    texts[file], members[file] = _read(config.project_root / file), {}
+                offset = pointer_offset(texts[file], pointer, members[file]) if texts[file] is not None else None
+                if offset is not None:
+                    offsets.setdefault(file, {})[root_id] = offset
+            found[root_id] = f"{file}:{line}" if line else file
+    for file, starts in offsets.items():
+        for root_id, line in _lines(texts[file], starts).items():
+            found[root_id] = f"{file}:{line}"
+    return {root_id: location for root_id, location in found.items() if location}
+
+
+def _lines(text: str, offsets: dict[str, int]) -> dict[str, int]:
+    """The line of each offset, counted in one pass over the text (a large description holds hundreds of
+    roots: counting from the start for each would read it hundreds of times)."""
+    lines: dict[str, int] = {}
+    position, line = 0, 1
+    for key, offset in sorted(offsets.items(), key=lambda item: item[1]):
+        line += text.count("\n", position, offset)
+        position = offset
+        lines[key] = line
+    return lines
 
 
 def _read(path: Path) -> str | None:
