@@ -447,8 +447,13 @@ def documents(side, node: Node, tokens: list[str], leaf: Leaf, depth: int = 0,
         yield from _union_documents(side, node, head, rest, tokens, leaf, depth, undeclared)
     elif isinstance(node, Intersection):
         yield from _intersection_documents(side, node, head, rest, tokens, leaf, depth, undeclared)
+    elif head in _PLACES_BELOW and isinstance(node, (Primitive, Literal, Enum)):
+        return  # a scalar holds no property, item or entry: this side has no such location
     else:  # a keyword of the node itself (a constraint, `not`, ...): the node is the location
         yield from leaf(node)
+
+
+_PLACES_BELOW = ("properties", "patternProperties", "additionalProperties", "items", "prefixItems")
 
 
 def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf, depth: int,

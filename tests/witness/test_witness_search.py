@@ -230,3 +230,32 @@ def test_a_witness_reaches_the_changed_type_by_the_shortest_route(tmp_path):
     assert entry.change.type is not None and entry.change.path == "/properties/status"
     assert entry.status == "found"
     assert entry.witness.document == {"d": {"status": "archived"}} and entry.witness.at == "/d/status"
+
+
+@pytest.mark.parametrize("tokens", [["properties", "x"], ["items"], ["additionalProperties"], ["prefixItems", "0"],
+                                    ["patternProperties", "^a"]])
+def test_a_scalar_has_no_place_below_it(tokens):
+    from govern.model.nodes import Primitive
+    from govern.witness.generate import documents
+
+    reached = []
+    assert list(documents(_ITSELF, Primitive("string"), tokens, lambda node: reached.append(node) or iter(["a"]))) == []
+    assert reached == []
+
+
+def test_a_scalar_is_the_place_of_its_own_keywords():
+    from govern.model.nodes import Primitive
+    from govern.witness.generate import documents
+
+    assert list(documents(_ITSELF, Primitive("string"), ["maxLength"], lambda node: iter(["a"]))) == ["a"]
+
+
+class _ItselfSide:
+    """A side whose nodes are all inline: resolving a node gives the node."""
+
+    @staticmethod
+    def resolve(node):
+        return node
+
+
+_ITSELF = _ItselfSide()
