@@ -46,6 +46,8 @@ _REFERENCE_PREFIX = "#/$defs/"
 _RESOURCE_ID = re.compile(r"urn:govern:record:[A-Za-z0-9_.:@+-]+")
 # Deeper than this, the adapter decides (it refuses schemas nested beyond MAX_DEPTH).
 _DEPTH = MAX_DEPTH - 8
+# Schemas of at most this many values, nested ones included, are read once per resource (see _small_key).
+_SMALL = 16
 # Constraint keywords read per JSON type, each as the adapter keeps it: verbatim as a constraint.
 _PRIMITIVE_KEYWORDS = {
     "string": STRING_KEYWORDS - {"contentSchema"},
@@ -146,10 +148,10 @@ class _Reader:
     def __init__(self, table: dict):
         self.table = table
         self.refs: dict[str, Ref] = {}  # by the reference as written
-        # Schemas without subschemas other than booleans, by content (see _leaf_key): a large snapshot repeats
-        # a few of them thousands of times ({"type": "string"}, a reference). Each is read once and its node
-        # shared, as the adapter shares them, which also lets digests reuse their work by node.
-        self.leaves: dict[tuple, Node] = {}
+        # Small schemas by content (see _small_key): a large snapshot repeats a few of them thousands of times
+        # ({"type": "string"}, a reference, a list of references to one type). Each is read once and its node
+        # shared, as the adapter shares such nodes, which also lets digests reuse their work by node.
+        self.small: dict[tuple, Node] = {}
 
     def node(self, schema: Any, depth: int) -> Node:
         if depth > _DEPTH:
@@ -160,14 +162,15 @@ class _Reader:
             return NEVER
         if schema.__class__ is not dict:
             raise _Decline
-        # Only where reading it anew could not reach the depth limit (its boolean subschemas are one level
-        # deeper): a shared node must be what reading it here gives.
-        key = _leaf_key(schema) if depth < _DEPTH else None
-        if key is None:
+        # Only where reading it could not reach the depth limit (a small schema nests no deeper than it has
+        # values): a shared node must be what reading it here gives.
+        found = _small_key(schema, _SMALL) if depth + _SMALL < _DEPTH else None
+        if found is None:
             return self._read(schema, depth)
-        known = self.leaves.get(key)
+        key = found[0]
+        known = self.small.get(key)
         if known is None:
-            known = self.leaves[key] = self._read(schema, depth)
+            known = self.small[key] = self._read(schema, depth)
         return known
 
     def _read(self, schema: dict, depth: int) -> Node:
@@ -303,29 +306,46 @@ class _Reader:
                                   lambda value, reference: self._target(reference))
 
 
-def _leaf_key(schema: dict) -> tuple | None:
-    """What reading a schema whose values are scalars and lists of scalars depends on (within one resource,
-    where a reference names the same type wherever it stands): its keys and values, each value with its class,
-    since `1`, `1.0` and `true` are equal in Python but not in JSON (and floats by their text, which tells
-    `-0.0` from `0.0`). None for any other schema. Unlike the adapter's key, no keyword is left out: what
-    makes this reader decline must make it decline wherever it stands."""
+def _small_key(schema: dict, room: int) -> tuple[tuple, int] | None:
+    """What reading a schema of at most `room` values (nested ones included) depends on, and the room left;
+    None for a larger schema. Within one resource a reference names the same type wherever it stands, so a
+    schema's reading depends on its content alone: its keys and values, each value with its class, since `1`,
+    `1.0` and `true` are equal in Python but not in JSON (and floats by their text, which tells `-0.0` from
+    `0.0`). Unlike the adapter's key, no keyword is left out: what makes this reader decline must make it
+    decline wherever it stands."""
+    if len(schema) > room:
+        return None
+    room -= len(schema)
     key = []
     for name, value in schema.items():
         kind = value.__class__
         if kind is dict:
-            return None
-        if kind is list:
+            inner = _small_key(value, room)
+            if inner is None:
+                return None
+            value, room = inner
+        elif kind is list:
+            if len(value) > room:
+                return None
+            room -= len(value)
             items = []
             for item in value:
                 item_kind = item.__class__
-                if item_kind is dict or item_kind is list:
+                if item_kind is dict:
+                    inner = _small_key(item, room)
+                    if inner is None:
+                        return None
+                    item, room = inner
+                elif item_kind is list:
                     return None
-                items.append((item_kind, repr(item) if item_kind is float else item))
+                elif item_kind is float:
+                    item = repr(item)
+                items.append((item_kind, item))
             value = tuple(items)
         elif kind is float:
             value = repr(value)
         key.append((name, kind, value))
-    return tuple(key)
+    return tuple(key), room
 
 
 def _primitive(kind: Any, schema: dict, type_keyword: str | None) -> Primitive:

@@ -368,9 +368,12 @@ def test_this_repositorys_snapshots_are_read_directly(path):
 SHARING_SOURCE = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
     "A": {"type": "object", "properties": {
         "a": {"type": "string", "maxLength": 3}, "b": {"type": "string", "maxLength": 3}, "c": {"$ref": "#/$defs/B"},
-        "d": {"$ref": "#/$defs/B"}, "one": {"const": 1}, "yes": {"const": True}, "tags": {"enum": ["x", "y"]}}},
+        "d": {"$ref": "#/$defs/B"}, "one": {"const": 1}, "yes": {"const": True}, "tags": {"enum": ["x", "y"]},
+        "list": {"type": "array", "items": {"$ref": "#/$defs/B"}, "maxItems": 3}}},
     "B": {"type": "object", "properties": {"a": {"type": "string", "maxLength": 3}, "c": {"$ref": "#/$defs/A"},
-                                           "tags": {"enum": ["x", "y"]}}}}}
+                                           "tags": {"enum": ["x", "y"]},
+                                           "list": {"type": "array", "items": {"$ref": "#/$defs/B"}, "maxItems": 3},
+                                           "other": {"type": "array", "items": {"$ref": "#/$defs/A"}, "maxItems": 3}}}}}
 
 
 def test_equal_small_schemas_are_read_once_into_one_node():
@@ -381,6 +384,7 @@ def test_equal_small_schemas_are_read_once_into_one_node():
     assert first["a"] is first["b"] is second["a"]
     assert first["c"] is first["d"]
     assert first["tags"] is second["tags"]
+    assert first["list"] is second["list"] and second["list"] != second["other"]
     assert first["one"] != first["yes"]  # 1 and true: equal in Python, not in JSON
 
 
