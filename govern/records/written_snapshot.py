@@ -319,33 +319,35 @@ def _small_key(schema: dict, room: int) -> tuple[tuple, int] | None:
     key = []
     for name, value in schema.items():
         kind = value.__class__
-        if kind is dict:
-            inner = _small_key(value, room)
-            if inner is None:
-                return None
-            value, room = inner
-        elif kind is list:
+        if kind is list:
             if len(value) > room:
                 return None
             room -= len(value)
             items = []
             for item in value:
                 item_kind = item.__class__
-                if item_kind is dict:
-                    inner = _small_key(item, room)
-                    if inner is None:
+                if item_kind is dict or item_kind is float or item_kind is list:
+                    found = _value_key(item, room) if item_kind is not list else None
+                    if found is None:
                         return None
-                    item, room = inner
-                elif item_kind is list:
-                    return None
-                elif item_kind is float:
-                    item = repr(item)
+                    item, room = found
                 items.append((item_kind, item))
             value = tuple(items)
-        elif kind is float:
-            value = repr(value)
+        elif kind is dict or kind is float:
+            found = _value_key(value, room)
+            if found is None:
+                return None
+            value, room = found
         key.append((name, kind, value))
     return tuple(key), room
+
+
+def _value_key(value: Any, room: int) -> tuple[Any, int] | None:
+    """A value other than a list as _small_key keys it, and the room left (None: too large)."""
+    kind = value.__class__
+    if kind is dict:
+        return _small_key(value, room)
+    return (repr(value) if kind is float else value), room
 
 
 def _primitive(kind: Any, schema: dict, type_keyword: str | None) -> Primitive:
