@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -75,7 +76,8 @@ class WitnessBudget(click.ParamType):
             count = value
         else:
             text = str(value).strip()
-            if not text.lstrip("+-").isdigit():
+            # ASCII digits with at most one sign: str.isdigit alone admits "²" and "+-5", which int() refuses
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
                 self.fail(f"{value!r} is not a whole number: the budget counts candidate documents checked per "
                           f"change and direction (default {WITNESS_BUDGET}), not milliseconds; give a count such as 500",
                           param, ctx)
