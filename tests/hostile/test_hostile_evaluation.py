@@ -61,10 +61,16 @@ def _declared(schema):
     elsewhere is kept, as the adapter keeps it."""
     if isinstance(schema, dict) and "$ref" in json.dumps(schema.get("properties", {})):
         return {key: value if key == "properties" else _declared(value) for key, value in schema.items()}
-    if isinstance(schema, (dict, list)) and "$ref" in json.dumps(schema):
-        items = schema.items() if isinstance(schema, dict) else enumerate(schema)
-        result = {key: _declared(value) for key, value in items}
-        return result if isinstance(schema, dict) else list(result.values())
+    if isinstance(schema, list) and "$ref" in json.dumps(schema):
+        return [_declared(item) for item in schema]
+    if isinstance(schema, dict) and "$ref" in json.dumps(schema):
+        result = {key: _declared(value) for key, value in schema.items()}
+        if isinstance(schema.get("properties"), dict):
+            # A map of property names, not a schema: its optional never properties are left out as anywhere
+            # else (it holds no reference, the branch above took those).
+            result["properties"] = declared({key: schema[key] for key in ("properties", "required") if key in schema},
+                                            POOL)["properties"]
+        return result
     return declared(schema, POOL)
 
 
@@ -268,6 +274,7 @@ def test_a_snapshot_reads_back_and_validates_as_its_source(schema):
 @given(st.lists(schemas(references=True), min_size=1, max_size=2), schemas(1))
 @example([{"$ref": "#/$defs/B", "unevaluatedProperties": False}, {"unevaluatedProperties": False}],
          {"additionalProperties": True})
+@example([{"properties": {"a": False}, "additionalProperties": True, "contains": {"$ref": "#/$defs/B"}}], True)
 def test_a_reference_evaluates_what_its_type_evaluates(drawn, named):
     by_digest: dict[str, tuple] = {}
     for schema in drawn:
