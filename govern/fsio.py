@@ -185,10 +185,16 @@ def discard_staged(staged: list[tuple[str, Path]]) -> None:
 
 
 def rename_staged(staged: list[tuple[str, Path]]) -> None:
-    """Move staged temporaries onto the files they replace."""
-    for temporary, path in staged:
-        with writing(path):
-            os.replace(temporary, path)
+    """Move staged temporaries onto the files they replace. A rename the system refuses (the file's path is a
+    directory, say) stops there and removes the temporaries not yet moved: the files renamed before it stay
+    replaced, the rest stay as they were, and no temporary is left behind."""
+    for index, (temporary, path) in enumerate(staged):
+        try:
+            with writing(path):
+                os.replace(temporary, path)
+        except BaseException:
+            discard_staged(staged[index:])
+            raise
 
 
 def batched(chunks: Iterable[bytes], size: int | None = None) -> Iterator[bytes]:

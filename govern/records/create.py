@@ -344,7 +344,9 @@ def _write_plan(config: Config, plan: Plan, replace: bool) -> None:
     """The regenerated inventory, catalogs and format references are staged first (produced and written
     beside their files as they come, never held whole); then the record's files appear together (staged,
     then moved with the source-language file last, so a reader never sees that file without its
-    siblings); then the staged views replace their files. A failure before that writes nothing."""
+    siblings); then the staged views replace their files. A failure before that writes nothing; a rename
+    of a view the system refuses leaves the record and the views moved before it, no temporary, and the
+    next `govern extract` brings every view in line."""
     folder = config.path(config.records_dir)
     languages = config.languages
     parts = ["schema", "i18n", *reversed(languages)]

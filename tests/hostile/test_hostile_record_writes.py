@@ -179,6 +179,20 @@ def test_record_new_that_cannot_write_the_generated_views_writes_nothing(repo, r
     assert _verify(runner, repo) == []
 
 
+
+def test_a_view_that_cannot_be_replaced_leaves_no_temporary_and_extract_mends_it(repo, runner):
+    """A view's path that is a directory refuses its rename after the record's files appeared: a clear error,
+    no temporary left anywhere, and once the path is free `govern extract` brings the views in line."""
+    view = sorted((repo / "schemas" / "formats").glob("*.zh.md"))[-1]
+    view.unlink()
+    view.mkdir()
+    result = _record_new(runner, repo)
+    assert result.exit_code == 2 and view.name in result.output and "Traceback" not in result.output
+    assert [path for path in repo.rglob("*.tmp")] == []
+    view.rmdir()
+    assert runner.invoke(cli, ["extract", "--project", str(repo)]).exit_code == 0
+    assert _verify(runner, repo) == []
+
 def test_record_new_writes_the_generated_views_as_they_are_produced(repo, runner, monkeypatch):
     """Never joined whole: each generated file goes to disk a chunk at a time, as `govern extract` writes."""
     from govern.extract import GeneratedFile
