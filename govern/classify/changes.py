@@ -231,6 +231,32 @@ class _Mapped:
         self.apply = apply
 
 
+# What a route's wrappers do to a difference, as far as rules can tell: its kind (kept, wrapped under an
+# applicator, or a widening no longer allowed) and its directions. Told by what the wrappers make of a probe
+# of each kind they treat apart and each set of directions; the table is finite, so a cycle through wrappers
+# reaches a type along finitely many routes of different effect.
+_PROBE_KINDS = ("required-made-optional", "type-changed", "applicator-changed", "exclusive-alternative-widened")
+_PROBE_BREAKS = ((), (OLD_DATA,), (NEW_DATA,), (OLD_DATA, NEW_DATA))
+_PROBES = tuple((kind, breaks) for kind in _PROBE_KINDS for breaks in _PROBE_BREAKS)
+_PROBE_INDEX = {probe: index for index, probe in enumerate(_PROBES)}
+
+
+def _route_effect(transforms: list, outer: tuple | None) -> tuple | None:
+    """The effect of passing `transforms` (innermost first) and then a route of effect `outer` (None: a
+    route that changes nothing)."""
+    mapped = [transform for transform in transforms if isinstance(transform, _Mapped)]
+    if not mapped:
+        return outer
+    table = []
+    for kind, breaks in _PROBES:
+        difference = Difference("", kind, breaks=breaks)
+        for transform in mapped:
+            difference = transform.apply(difference)
+        result = (difference.kind, tuple(direction for direction in (OLD_DATA, NEW_DATA) if direction in difference.breaks))
+        table.append(result if outer is None else outer[_PROBE_INDEX[result]])
+    return tuple(table)
+
+
 class Enter:
     """Asked of the walk by the frame of a named type: compare this pair of named types next, in a frame of
     its own. On its way up through the frame's generators each wrapper adds what it does to a difference
@@ -519,7 +545,10 @@ class Walker:
     def __init__(self, old: Side, new: Side):
         self.old = old
         self.new = new
-        self._visited: set[tuple[str, str, bool]] = set()
+        # Pairs of named types compared, with the names guarded and what the route to them does to a
+        # difference's direction and kind (`_route_effect`): a type reached plainly and under `not` breaks
+        # the opposite ways along the two routes, so it is compared along each.
+        self._visited: set[tuple[str, str, bool, tuple | None]] = set()
         # Set while comparing an intersection operand whose sibling operands check undeclared names (for
         # example unevaluatedProperties: false next to allOf): a name the operand admits is still rejected.
         self._names_guarded = False
@@ -532,14 +561,15 @@ class Walker:
         frame's walk yields `Enter` where it meets a pair to follow, and the pair's frame runs to its end
         before the frame that met it goes on, so the order (and with it which place first reaches a shared
         type) is that of a walk that recursed there."""
-        if isinstance(old, Ref) and isinstance(new, Ref) and not self._enters(old, new):
+        if isinstance(old, Ref) and isinstance(new, Ref) and not self._enters(old, new, None):
             return
-        # Per frame: its walk, its place, what its differences take on the way to the root (`context`) and
-        # what the frames it enters inherit of that (`inherited`: the same without the alternatives named).
-        frames: list[tuple[Iterator, Place | None, _Context | None, _Context | None, bool]] = [
-            (self._compare_nodes(old, new, ""), None, None, None, self._names_guarded)]
+        # Per frame: its walk, its place, what its differences take on the way to the root (`context`),
+        # what the frames it enters inherit of that (`inherited`: the same without the alternatives named),
+        # the names guarded where it was met, and what its route does to a difference (`effect`).
+        frames: list[tuple[Iterator, Place | None, _Context | None, _Context | None, bool, tuple | None]] = [
+            (self._compare_nodes(old, new, ""), None, None, None, self._names_guarded, None)]
         while frames:
-            walk, place, context, inherited, guarded = frames[-1]
+            walk, place, context, inherited, guarded, effect = frames[-1]
             self._place = place
             item = next(walk, None)
             if item is None:
@@ -547,13 +577,17 @@ class Walker:
                 self._names_guarded = guarded  # as the frame that met the pair left it
                 continue
             if isinstance(item, Enter):
+                # Only here are the wrappers it passed on its way up known, and with them its route's effect.
+                entered_effect = _route_effect(item.transforms, effect)
+                if not self._enters(item.old, item.new, entered_effect, item.guarded):
+                    continue
                 key = self.new.named_key(item.new.target)
                 entered = Place(key, self.new.graph.locations.get(key), place, item.path,
                                 (place is None or place.at_top) and not item.path)
                 frames.append((self._compare_nodes(item.old, item.new, ""), entered,
                                _Context.within(item.transforms, inherited),
                                _Context.within(_without_alternatives(item.transforms), inherited),
-                               self._names_guarded))
+                               self._names_guarded, entered_effect))
                 self._names_guarded = item.guarded
                 continue
             if context is not None:
@@ -575,7 +609,7 @@ class Walker:
         """The differences between two nodes at `path` of the running frame; a pair of named types is left
         to a frame of its own (`Enter`)."""
         if isinstance(old, Ref) and isinstance(new, Ref):
-            if self._enters(old, new):
+            if self._differ(old, new):
                 # Below the root's own keywords, an event root is judged by its own rules: its differences
                 # say they are in it.
                 top = not path and (self._place is None or self._place.at_top)
@@ -583,14 +617,17 @@ class Walker:
             return
         yield from self._compare_nodes(old, new, path)
 
-    def _enters(self, old: Ref, new: Ref) -> bool:
-        """Whether a pair of named types is to be compared: their digests differ and the pair was not
-        compared before (with the same names guarded), which it counts as compared from now on."""
-        pair = (old.target, new.target, self._names_guarded)
-        if self.old.digests[old.target] == self.new.digests[new.target] and \
-                self.old.graph.inventory_format == self.new.graph.inventory_format:
-            return False
-        if pair in self._visited:
+    def _differ(self, old: Ref, new: Ref) -> bool:
+        """Whether a pair of named types can hold a difference: their digests (or inventory formats) differ."""
+        return self.old.digests[old.target] != self.new.digests[new.target] or \
+            self.old.graph.inventory_format != self.new.graph.inventory_format
+
+    def _enters(self, old: Ref, new: Ref, effect: tuple | None, guarded: bool | None = None) -> bool:
+        """Whether a pair of named types is to be compared: it can hold a difference and was not compared
+        before with the same names guarded along a route of the same effect, which it counts as compared
+        from now on."""
+        pair = (old.target, new.target, self._names_guarded if guarded is None else guarded, effect)
+        if not self._differ(old, new) or pair in self._visited:
             return False
         self._visited.add(pair)
         return True

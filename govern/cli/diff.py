@@ -46,7 +46,8 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
     name. "path" is a JSON pointer in the root's own structure, or, for a change inside a named type the
     root reaches through a reference, inside that type, which "type" names ("type_location": where the
     source writes it); text output prints such a location as Type#/pointer. A type reached from many places
-    is compared once, so a change inside it is reported once, at the type. "breaks" says which way a change
+    is compared once, so a change inside it is reported once, at the type (once more for each route that
+    treats it differently, e.g. under `not`, which reverses its direction). "breaks" says which way a change
     breaks: old-data-new-readers or new-data-old-readers. "text" says
     what changed as a sentence, {"en", "zh"} ("property `last4` added", "新增属性 `last4`"); text output
     prints the English one after the kind and rule. "mode" is the compatibility mode the root was decided

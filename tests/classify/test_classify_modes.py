@@ -26,8 +26,23 @@ def _doc(properties: dict, **extra) -> dict:
     return {"$schema": D2020, "title": "Doc", "type": "object", "properties": properties, **extra}
 
 
+def _bounded(maximum: int) -> dict:
+    return {"T": {"type": "object", "properties": {"x": {"type": "integer", "maximum": maximum}}}}
+
+
 # name -> (old, new, directions it breaks, probe documents, decision per mode without -transitive)
 TABLE = {
+    # One named type reached plainly and under `not`: each route breaks its own way, whichever comes first.
+    "shared-type-plain-and-under-not": (
+        _doc({"q": {"not": {"$ref": "#/$defs/T"}}, "r": {"$ref": "#/$defs/T"}}, **{"$defs": _bounded(5)}),
+        _doc({"q": {"not": {"$ref": "#/$defs/T"}}, "r": {"$ref": "#/$defs/T"}}, **{"$defs": _bounded(4)}),
+        {OLD, NEW}, [{"r": {"x": 5}}, {"q": {"x": 5}}, {"r": {"x": 4}}, {}],
+        {"persistence": VB, "backward": VB, "forward": VB, "full": VB}),
+    "shared-type-under-not-and-plain": (
+        _doc({"a": {"$ref": "#/$defs/T"}, "b": {"not": {"$ref": "#/$defs/T"}}}, **{"$defs": _bounded(5)}),
+        _doc({"a": {"$ref": "#/$defs/T"}, "b": {"not": {"$ref": "#/$defs/T"}}}, **{"$defs": _bounded(4)}),
+        {OLD, NEW}, [{"a": {"x": 5}}, {"b": {"x": 5}}, {"a": {"x": 4}}, {}],
+        {"persistence": VB, "backward": VB, "forward": VB, "full": VB}),
     "loosening": (
         _doc({"a": {"type": "string", "maxLength": 10}}), _doc({"a": {"type": "string", "maxLength": 12}}),
         {NEW}, [{"a": "x" * 10}, {"a": "x" * 11}, {"a": "x" * 13}],
