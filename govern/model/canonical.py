@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 from typing import Any, Callable, Iterable, Iterator
 
@@ -102,36 +103,56 @@ def indented_json(value: Any, end: str = "") -> str:
     return "".join(parts)
 
 
-def indented_members(members: Iterable[tuple[str, Any]], depth: int) -> Iterator[bytes]:
+def indented_members(members: Iterable[tuple[str, Any]], depth: int, group: int = 64) -> Iterator[bytes]:
     """A JSON object `depth` levels deep in a document, as `indented_json` writes it, in UTF-8: one piece per
-    member (with the separator before it), asked for one at a time, and one for the closing brace.
+    `group` members (with the separator before it), asked for one at a time, and one for the closing brace.
 
-    For documents with many large members (the inventory's types): each member's value is built, written
-    and dropped before the next, so neither the values nor the document's text are ever held whole.
+    For documents with many large members (the inventory's types): the members' values are built, written
+    and dropped a group at a time, so neither the values nor the document's text are ever held whole.
     Members are written by orjson where it can (several times faster) and by `indented_json` where it
     cannot (integers beyond 64 bits, nesting beyond orjson's limit, lone surrogates, keys that are not
-    strings); orjson spells some floats otherwise than the standard library (1e-7 for 1e-07), so floats
-    must come as `Rendered` (as `govern.model.render.structure` gives them for writing).
+    strings or that repeat within a group); orjson spells some floats otherwise than the standard library
+    (1e-7 for 1e-07), so floats must come as `Rendered` (as `govern.model.render.structure` gives them for
+    writing).
     """
     newline = "\n" + "  " * depth
     inner = newline + "  "
-    first, following, indentation = ("{" + inner).encode(), ("," + inner).encode(), inner.encode()
+    first, following = ("{" + inner).encode(), ("," + inner).encode()
     fast = _indented_by_orjson()
+    # orjson indents from the top of what it writes: a group is written inside `depth` objects, which puts
+    # its members at their depth in the document, and cut out of them (no second pass to indent it).
+    opening = len("".join("{\n" + "  " * (level + 1) + '"": ' for level in range(depth)) + "{" + inner)
+    closing = len(newline + "}" + "".join("\n" + "  " * level + "}" for level in reversed(range(depth))))
     separator = first
-    for key, value in members:
+    remaining = iter(members)
+    while entries := list(itertools.islice(remaining, group)):
         text = None
-        if fast is not None:
+        wrapped: dict = dict(entries)
+        if fast is not None and len(wrapped) == len(entries):
+            for _ in range(depth):
+                wrapped = {"": wrapped}
             try:
-                text = fast(value).replace(b"\n", indentation)
+                text = fast(wrapped)[opening:-closing]
             except TypeError:  # orjson.JSONEncodeError: written below, as the standard library writes it
                 pass
         if text is None:
-            parts: list[str] = []
-            _indented(value, parts, inner)
-            text = "".join(parts).encode("utf-8")
-        yield separator + _encode_string(key).encode("utf-8") + b": " + text
+            text = ("," + inner).encode().join([_member(key, value, inner) for key, value in entries])
+        yield separator + text
         separator = following
     yield b"{}" if separator is first else (newline + "}").encode()
+
+
+def _member(key: Any, value: Any, inner: str) -> bytes:
+    """One member as `indented_json` writes it, its value's lines indented by `inner`."""
+    fast = _indented_by_orjson()
+    if fast is not None and key.__class__ is str:
+        try:
+            return (_encode_string(key) + ": ").encode("utf-8") + fast(value).replace(b"\n", inner.encode())
+        except TypeError:  # orjson.JSONEncodeError: written below
+            pass
+    parts: list[str] = [_encode_string(key) if key.__class__ is str else _encode_string(_key_text(key)), ": "]
+    _indented(value, parts, inner)
+    return "".join(parts).encode("utf-8")
 
 
 @functools.cache

@@ -56,9 +56,13 @@ def build_inventory(graphs: list[TypeGraph]) -> Inventory:
                      dict(sorted(types.items())))
 
 
+# Types written per chunk (by one orjson call): few enough that their structures stay small beside the source.
+TYPES_PER_CHUNK = 8
+
+
 def inventory_chunks(inventory: Inventory, locations: dict[str, str] | None = None) -> Iterator[bytes]:
     """The inventory document in UTF-8 (`locations`, root id -> `file:line`, are recorded beside the digests,
-    which never cover them), one chunk per type, each built only when asked for: the
+    which never cover them), one chunk per `TYPES_PER_CHUNK` types, each built only when asked for: the
     structures of a large source, built all at once, would take several times the memory of the source."""
     locations = locations or {}
     head = indented_json({
@@ -80,5 +84,5 @@ def inventory_chunks(inventory: Inventory, locations: dict[str, str] | None = No
     written: dict = {}  # leaves written once (they recur throughout a large source)
     yield from indented_members(
         ((key, {"digest": entry.digest, "structure": structure(graphs[entry.source].types[entry.name].node, written)})
-         for key, entry in inventory.types.items()), depth=1)
+         for key, entry in inventory.types.items()), depth=1, group=TYPES_PER_CHUNK)
     yield b"\n}\n"

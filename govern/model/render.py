@@ -43,18 +43,23 @@ def _constraints(constraints, written: dict | None = None) -> dict:
     return {key: _value(text, written) for key, text in constraints}
 
 
-_LEAVES = (Primitive, Literal, Enum, Opaque, Never)
+_LEAVES = frozenset({Primitive, Literal, Enum, Opaque, Never})
+_SMALL = frozenset({*_LEAVES, Ref})
 
 
 def structure(node: Node, written: dict | None = None) -> dict:
     """The normalized structure as plain JSON, references shown by type name.
 
-    With `written` (a dictionary the caller keeps while writing one document), each distinct leaf (a node
-    without children) is built once and the same dictionary placed wherever it recurs, and floats come as
+    With `written` (a dictionary the caller keeps while writing one document), each distinct leaf, and
+    array or map of leaves or references, is built once and the same dictionary placed wherever it recurs
+    (the normalizer shares them throughout a large source), and floats come as
     `Rendered`, spelled as the standard library spells them, whatever writes the document."""
-    if node.__class__ is Ref:
+    kind = node.__class__
+    if kind is Ref:
         return {"ref": node.target}
-    if written is not None and node.__class__ in _LEAVES:
+    if written is not None and (kind in _LEAVES or kind is Array and node.items.__class__ in _SMALL
+                                or kind is Map and node.values.__class__ in _SMALL):
+        # what the normalizer shares, and small: leaves, and arrays and maps of leaves or references
         known = written.get(id(node))
         if known is None:
             known = written[id(node)] = (node, _form(node, written))  # the node kept: its id stays its own
@@ -66,10 +71,19 @@ def _form(node: Node, written: dict | None) -> dict:
     form: dict = {"kind": node.kind}
     kind = node.__class__  # no node class has subclasses: compared by identity, the most frequent first
     if kind is Object:
-        form["properties"] = {prop.name: {"required": prop.required, "type": structure(prop.node, written),
-                                          "reserved": True} if prop.reserved else
-                              {"required": prop.required, "type": structure(prop.node, written)}
-                              for prop in node.properties}
+        properties = form["properties"] = {}
+        look_up = (written or {}).get  # a large source has many properties: their children looked up inline
+        for prop in node.properties:
+            child = prop.node
+            if child.__class__ is Ref:
+                entry = {"required": prop.required, "type": {"ref": child.target}}
+            else:
+                known = look_up(id(child))
+                entry = {"required": prop.required,
+                         "type": known[1] if known is not None else structure(child, written)}
+            if prop.reserved:
+                entry["reserved"] = True
+            properties[prop.name] = entry
         form["additional"] = content_model(node.additional, written)
         if node.pattern_properties:
             form["patternProperties"] = {pattern: structure(child, written) for pattern, child in node.pattern_properties}

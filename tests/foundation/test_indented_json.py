@@ -51,15 +51,17 @@ def _spelled(value):
 
 
 @settings(PROFILE)
-@given(entries=st.dictionaries(st.text(max_size=5), values, max_size=4), depth=st.integers(0, 3))
-def test_an_object_written_member_by_member_is_written_like_the_object_itself(entries, depth):
-    """Whether orjson or the fallback writes a member (integers beyond 64 bits, nesting beyond orjson's
-    limit, multi-line `Rendered` values, keys that are not strings go to the fallback)."""
+@given(entries=st.dictionaries(st.text(max_size=5), values, max_size=6), depth=st.integers(0, 3),
+       group=st.integers(1, 4))
+def test_an_object_written_member_by_member_is_written_like_the_object_itself(entries, depth, group):
+    """Whether orjson or the fallback writes a group of members (integers beyond 64 bits, nesting beyond
+    orjson's limit, multi-line `Rendered` values, keys that are not strings go to the fallback), and
+    however the members fall into groups."""
     nested: dict = entries
     for _ in range(depth):
         nested = {"outer": nested}
     expected = json.dumps(nested, indent=2, ensure_ascii=False)
-    members = b"".join(indented_members(iter(list(_spelled(entries).items())), depth)).decode("utf-8")
+    members = b"".join(indented_members(iter(list(_spelled(entries).items())), depth, group)).decode("utf-8")
     prefix = "".join('{\n' + "  " * (level + 1) + '"outer": ' for level in range(depth))
     suffix = "".join("\n" + "  " * level + "}" for level in reversed(range(depth)))
     assert prefix + members + suffix == expected
@@ -90,3 +92,17 @@ def test_what_orjson_cannot_write_is_written_like_the_standard_library(value, pl
     whole = json.dumps({"outer": {"v": plain}}, indent=2, ensure_ascii=False)
     written = b"".join(indented_members([("v", value)], 1)).decode("utf-8")
     assert written == whole[len('{\n  "outer": '):-len("\n}")]
+
+
+@pytest.mark.parametrize("group", [1, 2, 3, 64])
+def test_a_member_orjson_cannot_write_leaves_its_group_written_alike(group):
+    members = [("a", {"x": 1}), ("big", [2**64]), ("c", Rendered(1e-07)), ("deep", _nested(300)), ("e", [])]
+    plain = {"a": {"x": 1}, "big": [2**64], "c": 1e-07, "deep": _nested(300), "e": []}
+    whole = json.dumps({"outer": plain}, indent=2, ensure_ascii=False)
+    written = b"".join(indented_members(members, 1, group)).decode("utf-8")
+    assert written == whole[len('{\n  "outer": '):-len("\n}")]
+
+
+def test_a_key_repeated_within_a_group_is_written_twice():
+    written = b"".join(indented_members([("a", 1), ("a", 2), ("b", 3)], 0)).decode("utf-8")
+    assert written == '{\n  "a": 1,\n  "a": 2,\n  "b": 3\n}'

@@ -150,7 +150,7 @@ def test_a_comparison_stops_producing_at_the_first_difference(tmp_path):
     assert produced == [b"abcd", b"XXXX"]
 
 
-def test_the_inventory_is_produced_a_type_at_a_time(tmp_path, monkeypatch):
+def test_the_inventory_is_produced_a_few_types_at_a_time(tmp_path, monkeypatch):
     import json
 
     import govern.model.inventory as inventory_module
@@ -158,19 +158,20 @@ def test_the_inventory_is_produced_a_type_at_a_time(tmp_path, monkeypatch):
     from govern.sources.load import load_spec
 
     schema = {"$defs": {name: {"type": "object", "properties": {"n": {"type": "integer", "minimum": index}}}
-                        for index, name in enumerate(("A", "B", "C"))}, "$ref": "#/$defs/A"}
+                        for index, name in enumerate(("A", "B", "C", "D", "E"))}, "$ref": "#/$defs/A"}
     (tmp_path / "doc.json").write_text(json.dumps(schema), encoding="utf-8")
     inventory = build_inventory([load_spec(str(tmp_path / "doc.json"), tmp_path)])
     built = []
     real = inventory_module.structure
     monkeypatch.setattr(inventory_module, "structure", lambda node, written: built.append(node) or real(node, written))
+    monkeypatch.setattr(inventory_module, "TYPES_PER_CHUNK", 2)
     chunks = inventory_chunks(inventory)
     head = next(chunks)
     assert b'"types": ' in head and built == []
     pieces = [head]
-    for count in range(1, len(inventory.types) + 1):
+    for count in range(1, (len(inventory.types) + 1) // 2 + 1):
         pieces.append(next(chunks))
-        assert len(built) == count
+        assert len(built) == min(2 * count, len(inventory.types))
     text = b"".join(pieces) + b"".join(chunks)
-    assert len(built) == len(inventory.types)
+    assert len(built) == len(inventory.types) == 6
     assert list(json.loads(text)["types"]) == list(inventory.types)
