@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from binascii import hexlify
+from bisect import bisect_right
 from operator import itemgetter
 from typing import Callable, Iterable, Mapping
 
@@ -285,9 +287,11 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
                        canonical: Mapping[str, str], memo: _Memo) -> dict[str, str]:
     # Round k gives each member the digest of its depth-k unfolding (members referring to each other by a
     # placeholder in round 0); the rounds stop once the partition into equal digests stops growing.
+    # (Inside the rounds digests are ASCII bytes: see _Rounds.)
     rounds = _Rounds(memo, canonical, component, settled)
-    tops = [rounds.slot(types[key].node) for key in component]
-    current = [_RECURSION_PLACEHOLDER] * len(component)
+    tops = [slot if slot.__class__ is int else slot.encode("ascii")
+            for slot in [rounds.slot(types[key].node) for key in component]]
+    current = [_RECURSION_PLACEHOLDER.encode("ascii")] * len(component)
     classes = 1
     for _ in range(len(component) + 1):
         following = rounds.next(tops, current)
@@ -302,50 +306,54 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     # cycle changes every member's digest, while names and declaration order still play no part.
     # Members of one class have equal structure in terms of classes (the partition is stable), so one member
     # per class gives the quotient, which is serialized once for the whole component.
-    representatives: dict[str, int] = {}
+    representatives: dict[bytes, int] = {}
     for position, name in enumerate(current):
         representatives.setdefault(name, position)
-    wanted = {tops[position]: "" for position in representatives.values() if tops[position].__class__ is int
+    wanted = {tops[position]: b"" for position in representatives.values() if tops[position].__class__ is int
               and tops[position] >= rounds.size}
     rounds.next(tops, current, wanted)  # the representatives' texts in terms of the final digests
     quotient = sorted((name, wanted[tops[position]] if tops[position] in wanted
-                       else _top_text(types[component[position]].node, rounds, current))
+                       else _top_text(types[component[position]].node, rounds, current).encode("utf-8"))
                       for name, position in representatives.items())
     rounds = None
     wanted.clear()
     # Byte for byte the canonical JSON of {"classes": quotient, "k": "recursive", "self": <class name>}
     # (keys sorted), with the shared prefix hashed once, class by class (the whole text would be as large
-    # as the component's schemas).
+    # as the component's schemas). Class names are digests, which JSON writes as they are; a form text has
+    # no control characters (its strings are written escaped), so as a JSON string only its backslashes
+    # and quotes are escaped.
     prefix = hashlib.sha256((memo.prefix + '{"classes":[').encode("utf-8"))
-    separator = "["
+    separator = b'["'
     for name, text in quotient:
-        prefix.update((separator + _string(name) + "," + _string(text) + "]").encode("utf-8"))
-        separator = ",["
+        prefix.update(separator + name + b'","' + text.replace(b"\\", b"\\\\").replace(b'"', b'\\"') + b'"]')
+        separator = b',["'
     prefix.update(b'],"k":"recursive","self":')
     quotient.clear()
     by_class = {}
     for name in representatives:
         hasher = prefix.copy()
-        hasher.update((simple_canonical_json(name) + "}").encode("utf-8"))
+        hasher.update(b'"' + name + b'"}')
         by_class[name] = DIGEST_PREFIX + hasher.hexdigest()
     return {key: by_class[current[position]] for position, key in enumerate(component)}
 
 
-def _top_text(node: Node, rounds: "_Rounds", current: list[str]) -> str:
+def _top_text(node: Node, rounds: "_Rounds", current: list[bytes]) -> str:
     """The form text of a member whose node is no plan of the rounds (a member that is only a reference, in a
     loop of bare references), in terms of the final digests."""
     def final(child: Node) -> str:
         slot = rounds.slot(child)
-        return current[slot] if slot.__class__ is int else slot
+        return current[slot].decode("ascii") if slot.__class__ is int else slot
 
     if node.__class__ is Ref:
         return simple_canonical_json({"k": "ref", "to": final(node)})
     return form_text(node, final)
 
 
-_TEMPLATE, _SORTED_ENTRIES, _SORTED_ALTERNATIVES, _SORTED_OPERANDS = 0, 1, 2, 3  # plans
+_TEMPLATE, _ONE_ENTRY, _SORTED_ENTRIES, _SORTED_ALTERNATIVES, _SORTED_OPERANDS = 0, 1, 2, 3, 4  # plans
 _MARK = "\x00"  # never in a form's text: the string writer escapes control characters
 _MARKS = [f"{_MARK}{position}{_MARK}" for position in range(16)]
+_MARK_NUMBERS = [str(position) for position in range(64)]
+_DIGEST_PREFIX_BYTES = DIGEST_PREFIX.encode("ascii")
 
 
 class _Rounds:
@@ -359,7 +367,9 @@ class _Rounds:
 
     A slot is a digest that stays the same in every round (a string), or a position in a round's values:
     the members' digests of the previous round first (in component order), then the plans' digests of this
-    round, in plan order.
+    round, in plan order. A round's values, its format strings and the texts it hashes are UTF-8 bytes:
+    formatting bytes and hashing them as they are costs less than formatting text and encoding it, and
+    digests are ASCII, whose bytes sort as their characters do.
     """
 
     def __init__(self, memo: _Memo, canonical: Mapping[str, str], component: list[str],
@@ -369,9 +379,11 @@ class _Rounds:
         self.members = {key: position for position, key in enumerate(component)}
         self.size = len(component)
         self.settled = settled
+        self.prefix = memo.prefix.encode("utf-8")
         self.plans: list[tuple] = []  # children before parents
         self.index: dict[int, int] = {}  # id(node) -> its slot
-        self.templates: dict[str, tuple[str, list[int]]] = {}  # marked text -> format string, marker order
+        self.templates: dict[str, tuple[bytes, list[int]]] = {}  # marked text -> format string, marker order
+        self.read: set[int] = set()  # the plans some other plan reads
 
     def slot(self, node: Node):
         if node.__class__ is Ref:
@@ -388,82 +400,136 @@ class _Rounds:
         return self._compile(node)
 
     def _compile(self, node: Node):
+        kind = node.__class__
+        if kind is Union or kind is Intersection:
+            return self._compile_sorted(node)
         varying: list[int] = []
-        slot_of = self.slot
-        constant = self.memo.by_id
+        constant, read = self.memo.by_id, self.read
+        canonical, members, settled, index, compile_ = self.canonical, self.members, self.settled, self.index, \
+            self._compile
 
         def marked(child: Node) -> str:
             known = constant.get(id(child))  # (most children: leaves shared throughout the graph)
             if known is not None:
                 return known
-            slot = slot_of(child)
-            if slot.__class__ is str:
-                return slot
+            if child.__class__ is Ref:
+                key = child.target
+                key = canonical.get(key, key)
+                slot = members.get(key)
+                if slot is None:
+                    return settled(key)
+            else:
+                slot = index.get(id(child))
+                if slot is None:
+                    slot = compile_(child)
+                    if slot.__class__ is str:
+                        return slot
+                read.add(slot)
             varying.append(slot)
             return _MARKS[len(varying) - 1] if len(varying) <= len(_MARKS) else f"{_MARK}{len(varying) - 1}{_MARK}"
 
-        kind = node.__class__
         text = _FORM_WRITERS[kind](node, marked)
         if not varying:
             digest = self.memo.by_id[id(node)] = self.memo.digest(text)
             return digest
-        if kind is Union and not any(alternative.tags for alternative in node.alternatives):
-            # Entries `["<digest>",<qualified>]` sort as their keys (digest, qualified) do: digests are
-            # written with characters above `"`, so two entries compare by their digests first, and then
-            # `false` sorts before `true`. So the entries of alternatives that reach no member are written
-            # once, and each round writes the others and sorts the texts.
-            fixed, varying_entries = [], []
-            for alternative in node.alternatives:
-                slot = slot_of(alternative.node)
-                suffix = '",' + _BOOLEANS[alternative.qualified] + "]"
-                if slot.__class__ is str:
-                    fixed.append('["' + slot + suffix)
-                else:
-                    varying_entries.append((slot, suffix))
-            plan = (_SORTED_ENTRIES, (fixed, varying_entries), _union_tail(node))
-        elif kind is Union:
-            plan = (_SORTED_ALTERNATIVES, [(slot_of(a.node), a) for a in node.alternatives], _union_tail(node))
-        elif kind is Intersection:
-            plan = (_SORTED_OPERANDS, [slot_of(operand) for operand in node.operands], None)
+        # Inline nodes of one shape (a list of members, a member or null) repeat throughout a component:
+        # their marked text, and so their format string, is the same. Long texts (a member's own object)
+        # rarely repeat, so they are not kept.
+        known = self.templates.get(text) if len(text) <= _Memo.SHORT else None
+        if known is None:
+            pieces = text.replace("%", "%%").split(_MARK)
+            markers = pieces[1::2]
+            known = ((self.memo.prefix.replace("%", "%%") + "%s".join(pieces[0::2])).encode("utf-8"),
+                     None if markers == _MARK_NUMBERS[:len(markers)] else [int(marker) for marker in markers])
+            if len(text) <= _Memo.SHORT:
+                self.templates[text] = known
+        template, order = known
+        return self._plan((_TEMPLATE, template, itemgetter(*(varying if order is None
+                                                             else [varying[position] for position in order]))), node)
+
+    def _compile_sorted(self, node: Union | Intersection):
+        """A union's or an intersection's plan, or its digest when it reaches no member: its form orders the
+        children by digest, so the children's slots make the plan, and its text is written only when they
+        are all constant."""
+        slot_of = self.slot
+        if node.__class__ is Intersection:
+            slots = [slot_of(operand) for operand in node.operands]
         else:
-            # Inline nodes of one shape (a list of members, a member or null) repeat throughout a component:
-            # their marked text, and so their format string, is the same.
-            known = self.templates.get(text)
-            if known is None:
-                pieces = text.replace("%", "%%").split(_MARK)
-                known = self.templates[text] = (
-                    self.memo.prefix.replace("%", "%%") + "%s".join(pieces[0::2]),
-                    [int(position) for position in pieces[1::2]])
-            template, order = known
-            plan = (_TEMPLATE, template, itemgetter(*[varying[position] for position in order]))
+            slots = [slot_of(alternative.node) for alternative in node.alternatives]
+        varying = [slot for slot in slots if slot.__class__ is int]
+        if not varying:
+            digest = self.memo.by_id[id(node)] = self.memo.digest(form_text(node, slot_of))
+            return digest
+        self.read.update(slot for slot in varying if slot >= self.size)
+        if node.__class__ is Intersection:
+            return self._plan((_SORTED_OPERANDS, [slot if slot.__class__ is int else slot.encode("ascii")
+                                                  for slot in slots], None), node)
+        if any(alternative.tags for alternative in node.alternatives):
+            return self._plan((_SORTED_ALTERNATIVES, list(zip(slots, node.alternatives)), _union_tail(node)), node)
+        # Entries `["<digest>",<qualified>]` sort as their keys (digest, qualified) do: digests are written
+        # with characters above `"`, so two entries compare by their digests first, and then `false` sorts
+        # before `true`. So the entries of alternatives that reach no member are written once, and each
+        # round writes the others and sorts the texts.
+        fixed, varying_entries = [], []
+        for slot, alternative in zip(slots, node.alternatives):
+            suffix = '",' + _BOOLEANS[alternative.qualified] + "]"
+            if slot.__class__ is str:
+                fixed.append(('["' + slot + suffix).encode("ascii"))
+            else:
+                varying_entries.append((slot, suffix.encode("ascii")))
+        tail = _union_tail(node).encode("utf-8")
+        if len(varying_entries) > 1:
+            return self._plan((_SORTED_ENTRIES, (fixed, varying_entries), tail), node)
+        # One entry changes (a member or null, say): its place among the others is where it sorts in, and
+        # the text for each place is written once.
+        fixed.sort()
+        texts = [self.prefix + b'{"alts":[' + b",".join(fixed[:place] + [b"%s"] + fixed[place:]) + b"]"
+                 + tail.replace(b"%", b"%%") for place in range(len(fixed) + 1)]
+        return self._plan((_ONE_ENTRY, (fixed, texts), varying_entries[0]), node)
+
+    def _plan(self, plan: tuple, node: Node) -> int:
         position = self.index[id(node)] = self.size + len(self.plans)
         self.plans.append(plan)
         return position
 
-    def next(self, tops: list, current: list[str], texts: dict[int, str] | None = None) -> list[str]:
+    def next(self, tops: list, current: list[bytes], texts: dict[int, bytes] | None = None) -> list[bytes]:
         """Every member's digest in the round after the one that gave `current` (in component order);
         `texts`, when given, receives the hashed text (after the domain line) of each plan whose slot it
-        holds as a key."""
+        holds as a key, and those no other plan reads are not hashed."""
         values: list = current + [None] * len(self.plans)
-        prefix = self.memo.prefix
+        prefix = self.prefix
+        start = len(prefix)
         sha256 = hashlib.sha256
+        digest_prefix = _DIGEST_PREFIX_BYTES
+        kept = texts if texts is not None else {}
+        read = self.read
         position = self.size
         for kind, head, rest in self.plans:
             if kind == _TEMPLATE:
                 text = head % rest(values)
+            elif kind == _ONE_ENTRY:
+                fixed, texts_by_place = head
+                slot, suffix = rest
+                entry = b'["' + values[slot] + suffix
+                text = texts_by_place[bisect_right(fixed, entry)] % entry
             elif kind == _SORTED_ENTRIES:
                 fixed, varying = head
-                text = prefix + '{"alts":[' + ",".join(sorted(fixed + ['["' + values[slot] + suffix
-                                                                        for slot, suffix in varying])) + "]" + rest
+                text = prefix + b'{"alts":[' + b",".join(sorted(fixed + [b'["' + values[slot] + suffix
+                                                                         for slot, suffix in varying])) + b"]" + rest
             elif kind == _SORTED_ALTERNATIVES:
-                text = prefix + _union_text(sorted(_alternative_key(values[slot] if slot.__class__ is int else slot,
-                                                                    alternative) for slot, alternative in head), rest)
+                text = prefix + _union_text(sorted(_alternative_key(values[slot].decode("ascii")
+                                                                    if slot.__class__ is int else slot, alternative)
+                                                   for slot, alternative in head), rest).encode("utf-8")
             else:
-                text = prefix + _intersection_text(sorted(values[slot] if slot.__class__ is int else slot
-                                                          for slot in head))
-            values[position] = DIGEST_PREFIX + sha256(text.encode("utf-8")).hexdigest()
-            if texts is not None and position in texts:
-                texts[position] = text[len(prefix):]
+                text = prefix + b'{"k":"intersection","ops":[' + b",".join([
+                    b'"' + digest + b'"' for digest in sorted(values[slot] if slot.__class__ is int else slot
+                                                             for slot in head)]) + b"]}"
+            if position in kept:
+                kept[position] = text[start:]
+                if position not in read:
+                    position += 1
+                    continue
+            values[position] = digest_prefix + hexlify(sha256(text).digest())
             position += 1
         return [values[slot] if slot.__class__ is int else slot for slot in tops]
 

@@ -129,3 +129,51 @@ def test_union_alternatives_inside_a_cycle_are_ordered_as_the_first_build_orders
     types = _ring_of_unions()
     for domain in DOMAINS.values():
         assert type_digests(types, domain) == reference_type_digests(types, domain)
+
+
+def _ring_of_distinct_objects(size: int) -> dict[str, NamedType]:
+    """A cycle of objects told apart by a constant of their own: one round separates them all."""
+    return {f"R{index}": NamedType(f"R{index}", f"R{index}", Object((
+        Property("count", Primitive("integer", (("maximum", str(index)),)), True),
+        Property("next", Ref(f"R{(index + 1) % size}"), True)), OPEN)) for index in range(size)}
+
+
+def test_the_quotient_takes_the_members_forms_without_hashing_them_again(monkeypatch):
+    counting = _CountingHashlib()
+    monkeypatch.setattr(fingerprint, "hashlib", counting)
+    types = _ring_of_distinct_objects(5)
+    digests = type_digests(types, DOMAINS[1])
+    # The five constants and the open content model once each; two rounds over the five members (the
+    # second finds the partition stable); the quotient, whose shared part is hashed once and copied per
+    # class. The pass that writes the members' forms in terms of the final digests hashes none of them.
+    assert counting.calls == 6 + 2 * 5 + 1
+    assert digests == reference_type_digests(types, DOMAINS[1])
+
+
+def _ring_of_awkward_text(size: int) -> dict[str, NamedType]:
+    """A cycle whose forms hold percent signs, quotes, backslashes, control characters and non-ASCII text
+    (in property names, patterns, constraints, discriminators and tags), unions where one alternative or
+    several reach the cycle, and an object with more children reaching it than markers are prepared for,
+    written in another order than they are visited."""
+    types = {}
+    for index in range(size):
+        following = Ref(f"A{(index + 1) % size}")
+        odd = Primitive("string", (("pattern", '^%s\\d+"é\n$'), ("maxLength", str(index))))
+        wide = tuple(Property(f"p%{position:03d}\"\\ü", following if position % 3 else Array(following),
+                              position % 2 == 0) for position in range(70))
+        choice = Union((Alternative(following), Alternative(Primitive("null")), Alternative(odd, qualified=True)),
+                       discriminator="k%s\"ß")
+        both = Union((Alternative(following), Alternative(Map(following))), exclusive=True, discriminator="%d")
+        tagged = Union((Alternative(following, tags=('"%x"',)), Alternative(odd, tags=('"\\u00e9"',))))
+        properties = (Property("choice", choice, True), Property("both", both, False),
+                      Property("tagged", tagged, False)) + wide
+        types[f"A{index}"] = NamedType(f"A{index}", f"A{index}", Object(
+            tuple(sorted(properties, key=lambda entry: entry.name)), Map(following),
+            pattern_properties=(("^%[a-z]\"ä$", following), ("^x$", odd))))
+    return types
+
+
+def test_awkward_text_inside_a_cycle_hashes_as_the_first_build_hashes_it():
+    types = _ring_of_awkward_text(3)
+    for domain in DOMAINS.values():
+        assert type_digests(types, domain) == reference_type_digests(types, domain)
