@@ -27,8 +27,8 @@ from govern.model.canonical import sha256_digest
 from govern.model.fingerprint import DOMAINS, form_text
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
-    OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref,
-    Tuple, Union,
+    OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive,
+    Property, Ref, Tuple, Union,
 )
 
 OLD_DATA = "old-data-new-readers"  # stored data written before the change, read by new readers
@@ -553,6 +553,10 @@ class Walker:
         # example unevaluatedProperties: false next to allOf): a name the operand admits is still rejected.
         self._names_guarded = False
         self._place: Place | None = None  # the named type whose frame runs (None: the root's own structure)
+        # Digests are comparable only within one inventory format (its domain enters every digest).
+        self._same_format = old.graph.inventory_format == new.graph.inventory_format
+        # Pairs of composite nodes told equal or not (see `_same`), with the nodes, so their ids stay theirs.
+        self._equal: dict[tuple[int, int], tuple[Node, Node, bool]] = {}
 
     def differences(self, old: Node, new: Node) -> Iterator[Difference]:
         """Every difference between `old` and `new`, compared from the top (the root's own structure).
@@ -602,6 +606,21 @@ class Walker:
         finally:
             self._names_guarded = saved
 
+    def _below(self, old: Node, new: Node, path: str) -> Iterator[Difference | Enter]:
+        """`_next_level(compare(old, new, path))` for a child at a non-empty path, told without generators
+        where the pair says it at once: named types are entered unguarded, equal leaves hold nothing, and a
+        level that guards no names already needs no guard lifted."""
+        kind = old.__class__
+        if kind is new.__class__:
+            if kind is Ref:
+                if not self._differ(old, new):
+                    return _NOTHING
+                return (Enter(old, new, path, False, self._same_event_root(old, new)),)
+            if kind in _LEAVES and self._same_format and old == new:
+                return _NOTHING
+        walk = self._compare_nodes(old, new, path)
+        return self._next_level(walk) if self._names_guarded else walk
+
     def _admits(self, obj: Object, name: str) -> bool:
         return not self._names_guarded and admits_name(obj, name)
 
@@ -633,11 +652,91 @@ class Walker:
         return True
 
     def _compare_nodes(self, old: Node, new: Node, path: str) -> Iterator[Difference | Enter]:
+        # Not a generator itself (nor is `_compare_resolved`): what it decides depends on the nodes alone,
+        # and it hands on the walk of their kind, one generator fewer per level for every difference to pass.
         old_node, new_node = self.old.resolve(old), self.new.resolve(new)
-        if self.old.graph.inventory_format == self.new.graph.inventory_format and \
-                self.old.digest(old_node) == self.new.digest(new_node):
-            return
-        yield from self._compare_resolved(old_node, new_node, path)
+        if self._same(old_node, new_node):
+            return _NOTHING
+        return self._compare_resolved(old_node, new_node, path)
+
+    def _same(self, old: Node, new: Node) -> bool:
+        """Whether an old and a new node have equal digests, told from their structure where it says so.
+
+        A node's digest hashes its form: its kind, its own fields and its children's digests, the children
+        in a fixed order wherever the kind pairs them by position (object properties by name, items, the
+        content model, operands of an applicator). Two such nodes have equal digests exactly when their own
+        fields are equal and each pair of children has, which is told without writing or hashing a form, and
+        stops at the first pair that differs. Leaves are equal exactly when their fields are. A union lists
+        its alternatives sorted by digest: a few are matched pair by pair, many by their digests. An
+        intersection, and a reference against an inline node (a reference hashes as its target's inline copy
+        would), are told by the digests themselves. Within one recursive component every named type differs
+        once one does, and most pairs differ only in the types they refer to: this finds that at their first
+        reference, where hashing would write the form of every inline node of both sides."""
+        if not self._same_format:
+            return False
+        kind = old.__class__
+        if kind is not new.__class__:
+            if kind is Ref or new.__class__ is Ref:
+                return self.old.digest(old) == self.new.digest(new)
+            return False  # every form names its kind
+        if kind is Ref:
+            return self.old.digests[old.target] == self.new.digests[new.target]
+        if kind in _LEAVES:
+            return old == new
+        compare = _SAME_BY_KIND.get(kind)
+        if compare is None:
+            return self.old.digest(old) == self.new.digest(new)
+        pair = (id(old), id(new))
+        known = self._equal.get(pair)
+        if known is None:
+            known = self._equal[pair] = (old, new, compare(self, old, new))
+        return known[2]
+
+    def _same_object(self, old: Object, new: Object) -> bool:
+        if old.constraints != new.constraints or len(old.properties) != len(new.properties) \
+                or len(old.pattern_properties) != len(new.pattern_properties):
+            return False
+        same = self._same
+        for before, after in zip(old.properties, new.properties):
+            if before.name != after.name or before.required != after.required or before.reserved != after.reserved \
+                    or not same(before.node, after.node):
+                return False
+        for (old_pattern, old_node), (new_pattern, new_node) in zip(old.pattern_properties, new.pattern_properties):
+            if old_pattern != new_pattern or not same(old_node, new_node):
+                return False
+        return same(old.additional, new.additional)
+
+    def _same_map(self, old: Map, new: Map) -> bool:
+        return old.constraints == new.constraints and self._same(old.values, new.values)
+
+    def _same_array(self, old: Array, new: Array) -> bool:
+        return old.constraints == new.constraints and self._same(old.items, new.items)
+
+    def _same_tuple(self, old: Tuple, new: Tuple) -> bool:
+        return old.constraints == new.constraints and len(old.items) == len(new.items) \
+            and all(map(self._same, old.items, new.items)) and self._same(old.rest, new.rest)
+
+    def _same_union(self, old: Union, new: Union) -> bool:
+        # The form lists every alternative by (digest, qualified, tags), sorted: equal exactly when the two
+        # lists hold the same entries as often, which between few alternatives is told pair by pair.
+        if old.exclusive != new.exclusive or old.policy != new.policy or old.discriminator != new.discriminator \
+                or len(old.alternatives) != len(new.alternatives):
+            return False
+        if len(old.alternatives) ** 2 > _FEW_PAIRS:
+            return self.old.digest(old) == self.new.digest(new)
+        waiting = list(new.alternatives)
+        for alternative in old.alternatives:
+            for position, other in enumerate(waiting):
+                if _same_key(alternative, other) and self._same(alternative.node, other.node):
+                    del waiting[position]
+                    break
+            else:
+                return False
+        return True
+
+    def _same_applicator(self, old: Applicator, new: Applicator) -> bool:
+        return old.keyword == new.keyword and old.names == new.names and len(old.operands) == len(new.operands) \
+            and all(map(self._same, old.operands, new.operands))
 
     def _same_event_root(self, old: Node, new: Node) -> str | None:
         if not (isinstance(old, Ref) and isinstance(new, Ref)):
@@ -652,27 +751,21 @@ class Walker:
         return None
 
     def _compare_resolved(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
+        if old.__class__ is new.__class__:
+            return getattr(self, _COMPARE_BY_KIND[old.__class__])(old, new, path)
         if isinstance(old, Union) and not isinstance(new, Union):
-            yield from self._union_narrowed(old, new, path)
-            return
+            return self._union_narrowed(old, new, path)
         if isinstance(new, Union) and not isinstance(old, Union):
-            yield from self._union_widened(old, new, path)
-            return
+            return self._union_widened(old, new, path)
         if isinstance(old, Intersection) != isinstance(new, Intersection):
             # allOf [A, B] against A alone: an operand was added or removed, the rest compared as operands.
-            yield from self._compare_intersection(*(node if isinstance(node, Intersection) else Intersection((node,), (None,))
-                                                    for node in (old, new)), path)
-            return
+            return self._compare_intersection(*(node if isinstance(node, Intersection) else Intersection((node,), (None,))
+                                                for node in (old, new)), path)
         if {type(old), type(new)} == {Array, Tuple}:
             # A list of one item schema is a tuple without positions whose tail is that schema.
-            yield from self._compare_tuple(*(Tuple((), node.items, node.constraints) if isinstance(node, Array)
-                                             else node for node in (old, new)), path)
-            return
-        if type(old) is not type(new):
-            yield from self._kind_changed(old, new, path)
-            return
-        method = getattr(self, f"_compare_{old.kind}")
-        yield from method(old, new, path)
+            return self._compare_tuple(*(Tuple((), node.items, node.constraints) if isinstance(node, Array)
+                                         else node for node in (old, new)), path)
+        return self._kind_changed(old, new, path)
 
     # --- per kind -----------------------------------------------------------------------------------
 
@@ -701,11 +794,25 @@ class Walker:
             yield Difference(path, "enum-value-removed", old, new, _args(values=", ".join(removed)), (OLD_DATA,))
 
     def _compare_object(self, old: Object, new: Object, path: str) -> Iterator[Difference]:
-        old_props = {p.name: p for p in old.properties}
-        new_props = {p.name: p for p in new.properties}
-        for name in sorted(old_props.keys() | new_props.keys()):
+        for name, before, after in _property_pairs(old.properties, new.properties):
+            if before is not None and after is not None and before.reserved == after.reserved \
+                    and before.required == after.required:
+                # The common case, told without a generator per property: a pair of named types is entered
+                # as `compare` enters it one level down (no sibling guards names there), and a pair with equal
+                # digests holds nothing.
+                old_node, new_node = before.node, after.node
+                kind = old_node.__class__
+                if kind is new_node.__class__:
+                    if kind is Ref:
+                        if self._differ(old_node, new_node):
+                            yield Enter(old_node, new_node, f"{path}/properties/{_escape(name)}", False,
+                                        self._same_event_root(old_node, new_node))
+                        continue
+                    if kind in _LEAVES and self._same_format and old_node == new_node or self._same(old_node, new_node):
+                        continue
+                elif self._same(self.old.resolve(old_node), self.new.resolve(new_node)):
+                    continue
             where = f"{path}/properties/{_escape(name)}"
-            before, after = old_props.get(name), new_props.get(name)
             if before is None:
                 yield self._property_added(old, new, after, where)
             elif after is None:
@@ -723,9 +830,14 @@ class Walker:
                 elif after.required and not before.required:
                     yield Difference(where, "optional-made-required", before.node, after.node, _args(property=name),
                                      (OLD_DATA,))
-                yield from self._next_level(self.compare(before.node, after.node, where))
-        yield from self._next_level(self._content_model(old.additional, new.additional,
-                                                        f"{path}/additionalProperties"))
+                yield from self._below(before.node, after.node, where)
+        if not (old.additional.__class__ in _LEAVES and old.additional == new.additional):
+            yield from self._next_level(self._content_model(old.additional, new.additional,
+                                                            f"{path}/additionalProperties"))
+        if not old.pattern_properties and not new.pattern_properties:
+            if old.constraints != new.constraints:
+                yield from self._constraints(old.constraints, new.constraints, path)
+            return
         old_patterns, new_patterns = dict(old.pattern_properties), dict(new.pattern_properties)
         for pattern in sorted(old_patterns.keys() | new_patterns.keys()):
             where = f"{path}/patternProperties/{_escape(pattern)}"
@@ -737,7 +849,7 @@ class Walker:
                                  _args(pattern=pattern),
                                  self._pattern_breaks(pattern, new, old_patterns[pattern], added=False))
             else:
-                yield from self._next_level(self.compare(old_patterns[pattern], new_patterns[pattern], where))
+                yield from self._below(old_patterns[pattern], new_patterns[pattern], where)
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _property_added(self, old: Object, new: Object, prop, where: str) -> Difference:
@@ -809,11 +921,11 @@ class Walker:
             yield Difference(path, "content-model-changed", old, new, _args(old=old_model, new=new_model), breaks)
 
     def _compare_map(self, old: Map, new: Map, path: str) -> Iterator[Difference]:
-        yield from self._next_level(self.compare(old.values, new.values, f"{path}/additionalProperties"))
+        yield from self._below(old.values, new.values, f"{path}/additionalProperties")
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _compare_array(self, old: Array, new: Array, path: str) -> Iterator[Difference]:
-        yield from self._next_level(self.compare(old.items, new.items, f"{path}/items"))
+        yield from self._below(old.items, new.items, f"{path}/items")
         yield from self._constraints(old.constraints, new.constraints, path)
 
     def _compare_tuple(self, old: Tuple, new: Tuple, path: str) -> Iterator[Difference]:
@@ -828,7 +940,7 @@ class Walker:
                 yield Difference(where, "tuple-item-removed", old.items[position], None, _args(position=position),
                                  self._breaks_between(old.items[position], new.rest))
             else:
-                yield from self._next_level(self.compare(old.items[position], new.items[position], where))
+                yield from self._below(old.items[position], new.items[position], where)
         yield from self._next_level(self._content_model(old.rest, new.rest, f"{path}/items"))
         yield from self._constraints(old.constraints, new.constraints, path)
 
@@ -949,19 +1061,29 @@ class Walker:
         names them all, else each is named on its own. Unless `positioned`, the alternatives are the schema's
         own keywords (a list of types) and stand at its path."""
         at = self._at if positioned else lambda where, alternatives, position: where
-        same_format = self.old.graph.inventory_format == self.new.graph.inventory_format
-        old_digests = [self.old.digest(a.node) for a in before]
-        new_digests = [self.new.digest(a.node) for a in after]
         unmatched_old = list(range(len(before)))
         unmatched_new = list(range(len(after)))
-        if same_format:
+        if self._same_format and len(before) * len(after) <= _FEW_PAIRS:
             # Each old alternative takes the first unpaired new one with its digest, qualification and
-            # discriminator values: looked up by that key, so a union of n alternatives pairs in linear time.
+            # discriminator values; between few alternatives, each pair is told equal or not from structure.
+            kept: list[int] = []
+            for i in unmatched_old:
+                for position, j in enumerate(unmatched_new):
+                    if _same_key(before[i], after[j]) and self._same(before[i].node, after[j].node):
+                        del unmatched_new[position]
+                        break
+                else:
+                    kept.append(i)
+            unmatched_old = kept
+        elif self._same_format:
+            # Between many: looked up by that key, so a union of n alternatives pairs in linear time.
+            old_digests = [self.old.digest(a.node) for a in before]
+            new_digests = [self.new.digest(a.node) for a in after]
             waiting: dict[tuple, list[int]] = {}
             for j in reversed(unmatched_new):
                 waiting.setdefault((new_digests[j], after[j].qualified, after[j].tags), []).append(j)
             paired: set[int] = set()
-            kept: list[int] = []
+            kept = []
             for i in unmatched_old:
                 same = waiting.get((old_digests[i], before[i].qualified, before[i].tags))
                 if same:
@@ -1113,6 +1235,37 @@ class Walker:
                              None, None, _args(keyword=keyword, old=old_value, new=new_value,
                                                detail=_structured_detail(old_value, new_value)),
                              _constraint_breaks(keyword, old_value, new_value))
+
+
+# Leaves: their forms are their fields, so equal fields are equal digests.
+_LEAVES = frozenset({Primitive, Literal, Enum, Opaque, Never})
+# Composite kinds whose forms list their children in a fixed order (see `Walker._same`).
+_SAME_BY_KIND = {Object: Walker._same_object, Map: Walker._same_map, Array: Walker._same_array,
+                 Tuple: Walker._same_tuple, Union: Walker._same_union, Applicator: Walker._same_applicator}
+# Up to this many pairs of alternatives, equal ones are found pair by pair (each told from structure, see
+# `Walker._same`) rather than by their digests: larger unions are paired through their digests, in linear time.
+_FEW_PAIRS = 64
+
+
+def _same_key(old: Alternative, new: Alternative) -> bool:
+    """Whether two alternatives agree on what their union's form lists beside their digests."""
+    return old.qualified == new.qualified and old.tags == new.tags
+
+
+def _property_pairs(old: tuple[Property, ...], new: tuple[Property, ...]) -> Iterator[tuple]:
+    """The properties of two objects by name, in the order of names: (name, old or None, new or None)."""
+    names = [prop.name for prop in old]
+    if names == [prop.name for prop in new] and names == sorted(names):
+        return zip(names, old, new)  # the same names, as objects hold them: sorted
+    old_props = {prop.name: prop for prop in old}
+    new_props = {prop.name: prop for prop in new}
+    return ((name, old_props.get(name), new_props.get(name)) for name in sorted(old_props.keys() | new_props.keys()))
+
+
+_NOTHING: Iterator = iter(())
+# The method that compares two nodes of one kind, by that kind.
+_COMPARE_BY_KIND = {kind: f"_compare_{kind.kind}" for kind in (
+    Ref, Primitive, Literal, Enum, Object, Map, Array, Tuple, Union, Intersection, Applicator, Opaque, Never)}
 
 
 def _exclusive(difference: Difference) -> Difference:
