@@ -95,6 +95,10 @@ _RARE_KEYWORDS = frozenset({RESERVED, ATTRIBUTION, "$id", "id", "dependencies", 
                             "unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef", "nullable",
                             "discriminator", DISCRIMINATOR, SOURCE_POLICY, *APPLICATOR_KEYWORDS})
 _CONTAINS = frozenset({"contains"})
+# The span of a schema's parts that are allOf operands when it composes nothing.
+_NO_ALLOF = (0, 0)
+# A property not yet made from its text (a property left out is None).
+_UNKNOWN = object()
 
 
 class _Context:
@@ -168,12 +172,21 @@ class Converter:
     _variants: dict[str, str] = field(default_factory=dict)
     # Schemas without subschemas, by content (see _leaf_key): converted once, their node shared.
     _leaves: dict[tuple, Node] = field(default_factory=dict)
-    # Subschemas with subschemas but without references, by content (see _content_key): converted once.
-    _subschemas: dict[tuple, Node] = field(default_factory=dict)
+    # Subschemas by the base URI where they stand, the dialect and their compact text (see `_converted_text`):
+    # converted once.
+    _texts: dict[tuple, Node] = field(default_factory=dict)
     # Properties by name, node (identity), flags and description (see _object): each made once.
     _properties: dict[tuple, Property] = field(default_factory=dict)
+    # Properties by name, requirement and the key of their schema's text (see _object); None for a property
+    # left out.
+    _text_properties: dict[tuple, Property | None] = field(default_factory=dict)
     # One reference node per target location, all of them made here: finish_graph names them in place.
     _refs: dict[str, Ref] = field(default_factory=dict)
+    # The compact serialization that keys subschemas by their text (None: values built by code, see above).
+    _dumps: Callable[[Any], bytes] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._dumps = compact_serializer() if self.values_from_text else None
 
     # --- named types -------------------------------------------------------------------------------
 
@@ -211,10 +224,9 @@ class Converter:
         if not isinstance(content, dict):
             return
         for keyword in ("$defs", "definitions"):
-            table = content.get(keyword)
-            if isinstance(table, dict):
-                for name in table:
-                    self.named_at(document, f"/{keyword}/{escape_token(name)}")
+            if isinstance(content.get(keyword), dict):
+                for target in self.schemas.definitions(document, keyword):
+                    self.named(target)
 
     # --- schemas -------------------------------------------------------------------------------------
 
@@ -230,36 +242,63 @@ class Converter:
         return self._convert_new(schema, context, key)
 
     def convert_child(self, schema: Any, parent: _Context, *tokens: str | int) -> Node:
-        """`convert(schema, parent.child(*tokens))`; the child's context is made only when the schema is neither
-        a leaf converted before nor a plain reference to a target resolved before (most subschemas are one or
-        the other)."""
+        """`convert(schema, parent.child(*tokens))`; the child's context is made only when the schema is converted
+        anew (most subschemas of a large source repeat one converted before)."""
         if schema.__class__ is not dict or parent.depth >= MAX_DEPTH:
             if parent.depth < MAX_DEPTH and (schema is True or schema is False):
                 return OPEN if schema else NEVER
             return self.convert(schema, parent.child(*tokens))
+        dumps = self._dumps
+        if dumps is not None:
+            try:
+                text = dumps(schema)
+            except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits
+                pass
+            else:
+                return self._converted_text(schema, (parent.base, parent.document.dialect, text), parent, tokens)
         if len(schema) == 1 and not self.annotations:
             reference = schema.get("$ref")
             if reference.__class__ is str:
                 target = self.schemas.known(reference, parent.base)
                 if target is not None:
                     return self._reference(target, parent.depth + 1)
-        dialect = parent.document.dialect
-        key = _leaf_key(schema, dialect)
+        key = _leaf_key(schema, parent.document.dialect)
         if key is not None:
             known = self._leaves.get(key)
             if known is not None:
                 return known
             return self._convert_new(schema, parent.child(*tokens), key)
-        content = _content_key(schema, dialect) if self.values_from_text else None
-        if content is None:
-            return self._convert(schema, parent.child(*tokens))
-        # A repeated subschema with subschemas of its own ({"type": "array", "items": {"type": "string"}}) is
-        # converted once too, unless it might nest deeper than the limit where it stands now.
-        known_node = self._subschemas.get(content)
-        if known_node is not None and parent.depth + content[2] < MAX_DEPTH:
-            return known_node
-        node = self._convert(schema, parent.child(*tokens))
-        self._subschemas[content] = node
+        return self._convert(schema, parent.child(*tokens))
+
+    def _converted_text(self, schema: dict, key: tuple, parent: _Context, tokens: tuple) -> Node:
+        """The node of a subschema read from text, by `key`: the base URI its references resolve against, the
+        dialect and its compact text (which keeps every key, value and JSON type). Where a schema stands
+        matters to its conversion only through those (references, identifiers and discriminator mappings
+        resolve against the base), through its depth, and through a note naming its place: so a subschema
+        that repeats is converted once, unless it might nest deeper than the limit where it stands now, and
+        one whose conversion left a note is converted wherever it stands. A schema without subschemas
+        converted before with other annotations (see _leaf_key) shares that node."""
+        node = self._texts.get(key)
+        if node is not None and (parent.depth + (len(key[2]) >> 1) < MAX_DEPTH or _fits(key[2], parent.depth)):
+            return node
+        if len(schema) == 1 and not self.annotations:
+            reference = schema.get("$ref")
+            if reference.__class__ is str:
+                target = self.schemas.known(reference, parent.base)
+                if target is not None:  # a reference resolved before, taken without a context of its own
+                    node = self._texts[key] = self._reference(target, parent.depth + 1)
+                    return node
+        leaf = _leaf_key(schema, key[1])
+        if leaf is not None:
+            node = self._leaves.get(leaf)
+            if node is None:
+                node = self._convert_new(schema, parent.child(*tokens), leaf)
+        else:
+            noted = len(self.notes)
+            node = self._convert(schema, parent.child(*tokens))
+            if len(self.notes) != noted:
+                return node
+        self._texts[key] = node
         return node
 
     def convert_beside(self, schema: Any, parent: _Context, *tokens: str | int) -> Node:
@@ -340,9 +379,55 @@ class Converter:
                 context.passes |= SEEN_PROPERTIES
             if "unevaluatedItems" in rest:
                 context.passes |= SEEN_ITEMS
-        parts: list[Node] = []
         context.composes = not _COMPOSITION.isdisjoint(rest)
+        if rare or context.composes:
+            parts, allof, nullable = self._composed(rest, context, rare)
+        else:  # most schemas: their own keywords alone (and context.composes_items stays False)
+            parts, allof, nullable = [], _NO_ALLOF, False
 
+        value_part = self._values(rest, context) if "enum" in rest or "const" in rest else None
+        declared = rest.get("type")
+        if declared.__class__ is list and len(set(declared)) > 1:
+            # Beside a composition, unevaluated* keywords stay keywords of this schema (they see what the
+            # composition evaluates), not of the alternatives of its type list: they apply to their own type.
+            seeing = {key: rest.pop(key) for key in (("unevaluatedProperties",) if context.composes else ())
+                      + (("unevaluatedItems",) if context.composes_items else ()) if key in rest}
+            typeless = self._typed(seeing, context) if seeing else None
+            if typeless is not None:
+                parts.extend(typeless.operands if typeless.__class__ is Intersection else (typeless,))
+        # An unevaluated* kept beside the composition must stay in the operand of this schema's own keywords.
+        keeps_unevaluated = (context.composes and "unevaluatedProperties" in rest) or \
+            (context.composes_items and "unevaluatedItems" in rest)
+        own = self._typed(rest, context)
+        if own.__class__ is Intersection:  # keywords without `type` of several types: one operand per type
+            parts.extend(own.operands)
+            own = None
+        if value_part is not None:
+            if own is None or _implied_by_values(own, value_part):
+                own = value_part
+            elif keeps_unevaluated:
+                parts.append(value_part)  # beside, not nested with the own keywords away from the composition
+            else:
+                own = Intersection((value_part, own), (None, None))
+        leftovers = make_constraints(rest) if rest else ()
+        if leftovers and isinstance(own, (Primitive, Object, Map, Array, Tuple, Opaque)):
+            # Keywords the adapter does not interpret still constrain this node, so they join its constraints.
+            own = replace(own, constraints=tuple(sorted(own.constraints + leftovers)))
+            leftovers = ()
+        if own is not None:
+            parts.append(own)
+        if leftovers:
+            parts.append(Opaque(leftovers))
+
+        node = _all_of(parts, allof)
+        if nullable is True:
+            node = Union((Alternative(node), Alternative(Primitive("null"))), keyword="")
+        return node
+
+    def _composed(self, rest: dict, context: _Context, rare: bool) -> tuple[list[Node], tuple[int, int], Any]:
+        """The parts a schema composes (references, allOf operands, unions and, with `rare`, applicators),
+        taken out of `rest`; the span of the parts that are allOf operands; its OpenAPI `nullable`."""
+        parts: list[Node] = []
         for keyword in (_REFERENCE_KEYWORDS if rare else ("$ref",)) if context.composes else ():
             reference = rest.pop(keyword, None)
             if reference is None:
@@ -395,44 +480,7 @@ class Converter:
         else:
             context.composes = context.composes_items = False
 
-        value_part = self._values(rest, context) if "enum" in rest or "const" in rest else None
-        declared = rest.get("type")
-        if declared.__class__ is list and len(set(declared)) > 1:
-            # Beside a composition, unevaluated* keywords stay keywords of this schema (they see what the
-            # composition evaluates), not of the alternatives of its type list: they apply to their own type.
-            seeing = {key: rest.pop(key) for key in (("unevaluatedProperties",) if context.composes else ())
-                      + (("unevaluatedItems",) if context.composes_items else ()) if key in rest}
-            typeless = self._typed(seeing, context) if seeing else None
-            if typeless is not None:
-                parts.extend(typeless.operands if typeless.__class__ is Intersection else (typeless,))
-        # An unevaluated* kept beside the composition must stay in the operand of this schema's own keywords.
-        keeps_unevaluated = (context.composes and "unevaluatedProperties" in rest) or \
-            (context.composes_items and "unevaluatedItems" in rest)
-        own = self._typed(rest, context)
-        if own.__class__ is Intersection:  # keywords without `type` of several types: one operand per type
-            parts.extend(own.operands)
-            own = None
-        if value_part is not None:
-            if own is None or _implied_by_values(own, value_part):
-                own = value_part
-            elif keeps_unevaluated:
-                parts.append(value_part)  # beside, not nested with the own keywords away from the composition
-            else:
-                own = Intersection((value_part, own), (None, None))
-        leftovers = make_constraints(rest) if rest else ()
-        if leftovers and isinstance(own, (Primitive, Object, Map, Array, Tuple, Opaque)):
-            # Keywords the adapter does not interpret still constrain this node, so they join its constraints.
-            own = replace(own, constraints=tuple(sorted(own.constraints + leftovers)))
-            leftovers = ()
-        if own is not None:
-            parts.append(own)
-        if leftovers:
-            parts.append(Opaque(leftovers))
-
-        node = _all_of(parts, (allof_start, allof_end))
-        if nullable is True:
-            node = Union((Alternative(node), Alternative(Primitive("null"))), keyword="")
-        return node
+        return parts, (allof_start, allof_end), nullable
 
     def _applicators(self, rest: dict, context: _Context) -> list[Node]:
         found: list[Node] = []
@@ -614,42 +662,42 @@ class Converter:
             raise context.fail("required must be an array of property names")
         required_names = set(required)
         properties = []
-        source_policy = self.source_policy
-        known_properties = self._properties
+        dumps = self._dumps
+        by_text = self._text_properties
+        depth = context.depth
+        base, dialect = context.base, context.document.dialect
         for name in sorted(properties_schema):
             sub = properties_schema[name]
-            is_schema_object = isinstance(sub, dict)
             is_required = name in required_names
-            reserved = False
-            if is_schema_object and RESERVED in sub:
-                reserved = self._reserved(sub, is_required, context.child("properties", name))
-                node: Node = NEVER
-            elif is_schema_object and SOURCE_POLICY in sub and source_policy is not None:
-                child = context.child("properties", name)
-                self._check_binding(properties_schema, child)
-                node = self.convert(sub, child)
+            text = None
+            if sub.__class__ is dict and dumps is not None and RESERVED not in sub and SOURCE_POLICY not in sub \
+                    and depth < MAX_DEPTH:
+                try:
+                    text = dumps(sub)
+                except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits
+                    pass
+            if text is None:
+                prop = self._declared_property(properties_schema, name, sub, is_required, context)
             else:
-                node = self.convert_child(sub, context, "properties", name)
-            if not reserved and source_policy is not None and not is_required and (node.__class__ is Never or (
-                    not is_schema_object or "not" in sub or "allOf" in sub) and _forbids_every_value(sub)):
-                continue  # like `name?: never`, an unmarked optional never property is as good as undeclared
-            description = sub.get("description") if is_schema_object else None
-            if not isinstance(description, str):
-                description = None
-            # The same property (name, node, flags, description) recurs across the types of a large source:
-            # one immutable object serves them all (the node's identity stands for it, the key keeps it alive).
-            key = (name, id(node), is_required, reserved, description)
-            prop = known_properties.get(key)
-            if prop is None:
-                prop = known_properties[key] = Property(name, node, is_required, reserved, description)
-            properties.append(prop)
+                # The same property (name, requirement, schema) recurs across the types of a large source: its
+                # schema's text where it stands decides the whole property (see _converted_text), made once.
+                key = (name, is_required, base, dialect, text)
+                prop = by_text.get(key, _UNKNOWN)
+                if prop is _UNKNOWN or (depth + (len(text) >> 1) >= MAX_DEPTH and not _fits(text, depth)):
+                    noted = len(self.notes)
+                    node = self._converted_text(sub, (base, dialect, text), context, ("properties", name))
+                    prop = self._property(name, sub, node, is_required, False)
+                    if len(self.notes) == noted:
+                        by_text[key] = prop
+            if prop is not None:
+                properties.append(prop)
         undeclared = sorted(required_names.difference(properties_schema))
 
         patterns = rest.pop("patternProperties", {})
         if not isinstance(patterns, dict):
             raise context.fail("patternProperties must be an object")
         pattern_nodes = tuple((pattern, self.convert(patterns[pattern], context.child("patternProperties", pattern)))
-                              for pattern in sorted(patterns))
+                              for pattern in sorted(patterns)) if patterns else ()
         evaluates_every_name = "additionalProperties" in rest
         additional = self.convert_child(rest.pop("additionalProperties", True), context, "additionalProperties")
         if "unevaluatedProperties" in rest and not context.composes:
@@ -657,7 +705,7 @@ class Converter:
             # is absent: beside it, unevaluatedProperties sees no name and was dropped).
             additional = self.convert_child(rest.pop("unevaluatedProperties"), context, "unevaluatedProperties")
             evaluates_every_name = True
-        taken = {key: rest.pop(key) for key in list(rest) if key in OBJECT_KEYWORDS}
+        taken = {key: rest.pop(key) for key in list(rest) if key in OBJECT_KEYWORDS} if rest else {}
         open_content = additional.__class__ is Opaque and not additional.constraints  # admits anything
         if evaluates_every_name and open_content and context.sees & SEEN_PROPERTIES:
             taken["additionalProperties"] = True  # evaluates every name, and an enclosing unevaluated* sees it
@@ -676,6 +724,40 @@ class Converter:
         if not properties and not pattern_nodes and not isinstance(additional, (Opaque, Never)):
             return Map(additional, constraints)
         return Object(tuple(properties), additional, pattern_nodes, constraints)
+
+    def _declared_property(self, properties: dict, name: str, sub: Any, is_required: bool,
+                           context: _Context) -> Property | None:
+        """A property converted where it stands (a reserved name, a source property, a schema that is no plain
+        JSON object), or None for one left out."""
+        reserved = False
+        if isinstance(sub, dict) and RESERVED in sub:
+            reserved = self._reserved(sub, is_required, context.child("properties", name))
+            node: Node = NEVER
+        elif isinstance(sub, dict) and SOURCE_POLICY in sub and self.source_policy is not None:
+            child = context.child("properties", name)
+            self._check_binding(properties, child)
+            node = self.convert(sub, child)
+        else:
+            node = self.convert_child(sub, context, "properties", name)
+        return self._property(name, sub, node, is_required, reserved)
+
+    def _property(self, name: str, sub: Any, node: Node, is_required: bool, reserved: bool) -> Property | None:
+        """The property of a converted schema, or None for an unmarked optional never property, which is as good
+        as undeclared (like `name?: never`)."""
+        is_schema_object = isinstance(sub, dict)
+        if not reserved and self.source_policy is not None and not is_required and (node.__class__ is Never or (
+                not is_schema_object or "not" in sub or "allOf" in sub) and _forbids_every_value(sub)):
+            return None
+        description = sub.get("description") if is_schema_object else None
+        if not isinstance(description, str):
+            description = None
+        # The same property (name, node, flags, description) recurs across the types of a large source: one
+        # immutable object serves them all (the node's identity stands for it, the key keeps it alive).
+        key = (name, id(node), is_required, reserved, description)
+        prop = self._properties.get(key)
+        if prop is None:
+            prop = self._properties[key] = Property(name, node, is_required, reserved, description)
+        return prop
 
     def _reserved(self, schema: dict, required: bool, context: _Context) -> bool:
         if schema.get(RESERVED) is not True:
@@ -792,28 +874,11 @@ def _leaf_key(schema: dict, dialect: str) -> tuple | None:
     return tuple(key)
 
 
-# Keywords through which a conversion depends on where its schema stands (the base URI that references and
-# discriminator mappings resolve against; the object a source policy binds on), as a compact serialization
-# writes them.
-_PLACED_KEYWORDS = tuple(f'"{keyword}":'.encode() for keyword in (
-    "$ref", "$dynamicRef", "$recursiveRef", "discriminator", DISCRIMINATOR, SOURCE_POLICY))
-
-
-def _content_key(schema: dict, dialect: str) -> tuple | None:
-    """What the conversion of a schema depends on when no keyword of it or of its subschemas depends on where it
-    stands: the dialect and its whole text (a compact serialization keeps every key, value and JSON type),
-    with the number of objects in it, which bounds how deep it nests. None for any other schema."""
-    dumps = compact_serializer()
-    if dumps is None:
-        return None  # pragma: no cover - orjson is a declared dependency: subschemas are then converted each time
-    try:
-        text = dumps(schema)
-    except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits
-        return None
-    for keyword in _PLACED_KEYWORDS:
-        if keyword in text:
-            return None
-    return (dialect, text, text.count(b"{"))
+def _fits(text: bytes, depth: int) -> bool:
+    """Whether the schema of this compact text, converted below a schema at `depth`, stays within MAX_DEPTH:
+    it nests no deeper than the objects it holds, which are fewer than half its length and no more than its
+    opening braces."""
+    return depth + (len(text) >> 1) < MAX_DEPTH or depth + text.count(b"{") < MAX_DEPTH
 
 
 def _modern_bounds(taken: dict, context: _Context) -> dict:

@@ -188,6 +188,46 @@ class SchemaSet:
             self._resolved[(base, reference)] = cached
         return cached
 
+    def definitions(self, document: Document, keyword: str) -> list[Target]:
+        """The targets of `#/<keyword>/<name>` for every entry of the document's `keyword` table (`$defs`,
+        `definitions`), as `resolve` finds them from the document's base, each remembered for later references.
+        The table's part of each pointer is walked once for all of them, not once per entry."""
+        table = document.content[keyword]
+        prefix = "/" + keyword
+        dialect = document.dialect
+        entry = self.resources.get(self._resource_of(document.uri))
+        base: str | None = None
+        if entry is not None and entry[0] is document and not entry[1]:
+            # The base in effect inside the table, as `_walk` finds it at each of the two tokens above an entry.
+            base = document.uri
+            try:
+                for value in (document.content, table):
+                    own_id = _own_id(value, dialect)
+                    if own_id and not own_id.startswith("#"):
+                        base = urldefrag(urljoin(base, own_id))[0]
+            except ValueError:
+                base = None
+        # Otherwise the base names another resource (documents sharing an identifier) or an identifier is no
+        # URI: each entry is resolved on its own, which says so.
+        found = []
+        resolved = self._resolved
+        for name, schema in table.items():
+            pointer = f"{prefix}/{escape_token(name)}"
+            reference = "#" + pointer
+            target = resolved.get((document.uri, reference))
+            if target is None and base is not None and "%" not in pointer and _URL_BYTES_REMOVED.isdisjoint(pointer):
+                # (unquoting or urllib would change a reference holding these: resolved as it would be)
+                own_id = _own_id(schema, dialect)
+                try:
+                    target_base = urldefrag(urljoin(base, own_id))[0] if own_id and not own_id.startswith("#") \
+                        else base
+                except ValueError:
+                    pass
+                else:
+                    target = resolved[(document.uri, reference)] = Target(document, pointer, target_base, schema)
+            found.append(target or self.resolve(reference, document.uri, document, pointer))
+        return found
+
     def _resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:
         if reference.startswith("#") and not _URL_BYTES_REMOVED.intersection(reference):
             # The usual reference, a fragment of the base's own resource: urljoin and urldefrag would parse the

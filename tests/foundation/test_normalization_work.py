@@ -293,3 +293,164 @@ def test_a_property_recurring_across_types_is_made_once(tmp_path):
     other = graph.types["Other"].node.property("id")
     assert other is not made[0] and other.description == "another" and not other.required
     assert other.node is made[0].node  # the leaf itself is shared whatever its description
+
+
+def test_a_repeated_subschema_that_refers_elsewhere_is_converted_once(tmp_path, monkeypatch):
+    # Optional references, lists and maps of references recur across the types of a large source: where they
+    # stand under the same base URI, their text decides their conversion.
+    converted: Counter = Counter()
+    original = jsonschema.Converter._convert
+
+    def counting(self, schema, context):
+        converted[json.dumps(schema, sort_keys=True)] += 1
+        return original(self, schema, context)
+
+    monkeypatch.setattr(jsonschema.Converter, "_convert", counting)
+    maybe = {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}
+    listing = {"type": "array", "items": {"$ref": "#/$defs/A"}}
+    types = {f"T{index}": {"type": "object", "properties": {"maybe": dict(maybe), "list": dict(listing),
+                                                            f"own{index}": {"type": "object", "properties": {
+                                                                "inner": dict(maybe)}}}}
+             for index in range(30)}
+    types["A"] = {"type": "object", "properties": {"name": {"type": "string"}}}
+    graph = _load(tmp_path, {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": types})
+    assert converted[json.dumps(maybe, sort_keys=True)] == 1
+    assert converted[json.dumps(listing, sort_keys=True)] == 1
+    nodes = {id(graph.types[f"T{index}"].node.property(name).node) for index in range(30) for name in ("maybe", "list")}
+    assert len(nodes) == 2
+    inner = {id(graph.types[f"T{index}"].node.property(f"own{index}").node.property("inner").node)
+             for index in range(30)}
+    assert inner == {id(graph.types["T0"].node.property("maybe").node)}
+
+
+def test_a_subschema_whose_conversion_notes_its_place_is_converted_at_each_place(tmp_path):
+    # Draft-07 ignores keywords beside `$ref`; the note says where. Sharing the conversion would lose places.
+    shadowed = {"$ref": "#/definitions/A", "maxLength": 3}
+    document = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                "properties": {"a": dict(shadowed), "b": dict(shadowed), "c": {"type": "array", "items": dict(shadowed)},
+                               "d": {"type": "array", "items": dict(shadowed)}},
+                "definitions": {"A": {"type": "string"}}}
+    graph = _load(tmp_path, document)
+    assert sorted(location for location, _, _ in graph.notes) == [
+        f"spec.schema.json#/properties/{name}" for name in ("a", "b")] + [
+        f"spec.schema.json#/properties/{name}/items" for name in ("c", "d")]
+
+
+def test_a_repeated_property_is_still_refused_where_it_nests_too_deeply():
+    from govern.errors import InputError
+    from govern.sources.refs import SchemaSet
+
+    inner = {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}
+    holder = {"type": "object", "properties": {"p": inner}}
+    schemas = SchemaSet()
+    document = schemas.add_document({"properties": {"a": holder}}, "doc.json", None, "https://example.com/doc.json")
+    converter = jsonschema.Converter(schemas)
+    # The innermost schema stands three levels below the object: at the limit when the object stands at MAX - 3.
+    for depth in (0, jsonschema.MAX_DEPTH - 3):
+        place = jsonschema._Context(document, "", document.uri, depth)
+        assert converter.convert(dict(holder), place).property("p").node.kind == "array"
+    deep = jsonschema._Context(document, "", document.uri, jsonschema.MAX_DEPTH - 2)
+    with pytest.raises(InputError) as caught:
+        converter.convert(dict(holder), deep)
+    assert f"nests deeper than {jsonschema.MAX_DEPTH} schema levels" in caught.value.problems[0].reason
+
+
+def test_definitions_are_registered_without_walking_each_pointer(tmp_path, monkeypatch):
+    from govern.sources.refs import SchemaSet
+
+    walks: Counter = Counter()
+    original = SchemaSet._walk
+
+    def counting(self, *args):
+        walks["walk"] += 1
+        return original(self, *args)
+
+    monkeypatch.setattr(SchemaSet, "_walk", counting)
+    types = {f"T{index}": {"type": "object", "properties": {"next": {"$ref": f"#/$defs/T{(index + 1) % 200}"}}}
+             for index in range(200)}
+    graph = _load(tmp_path, {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": types})
+    assert len(graph.types) == 200
+    assert walks["walk"] == 0
+
+
+_NAMES = st.sampled_from(["A", "a~b", "a/b", "a%20b", "a%b", "a\tb", "a b", "ü", "#", "$id", "..", ""])
+_IDS = st.sampled_from([None, "https://example.com/root.json", "nested/inner.json", "#anchor", "urn:example:x",
+                        "https://example.com/other/", 7])
+
+
+@settings(settings.get_profile("foundation"))
+@given(names=st.lists(_NAMES, min_size=1, max_size=6, unique=True), root_id=_IDS, table_id=_IDS,
+       entry_ids=st.lists(_IDS, min_size=6, max_size=6), dialect=st.sampled_from(["2020-12", "draft-04", "draft-07"]),
+       keyword=st.sampled_from(["$defs", "definitions"]))
+def test_definitions_resolve_as_each_reference_to_them_would(names, root_id, table_id, entry_ids, dialect, keyword):
+    from govern.errors import InputError
+    from govern.sources.refs import SchemaSet, escape_token
+
+    id_keyword = "id" if dialect == "draft-04" else "$id"
+
+    def identified(value, identifier):
+        return {**value, id_keyword: identifier} if identifier is not None else value
+
+    table = identified({name: identified({"type": "string"}, entry_ids[position])
+                        for position, name in enumerate(names)}, table_id)
+    content = identified({keyword: table}, root_id)
+
+    def targets(resolve_each):
+        schemas = SchemaSet()
+        try:
+            document = schemas.add_document(content, "doc.json", None, "https://example.com/doc.json", dialect=dialect)
+            if resolve_each:
+                return [schemas.resolve(f"#/{keyword}/{escape_token(name)}", document.uri, document,
+                                        f"/{keyword}/{escape_token(name)}") for name in table if name != id_keyword]
+            return [target for target, name in zip(schemas.definitions(document, keyword), table) if name != id_keyword]
+        except InputError as error:
+            return [str(problem) for problem in error.problems]
+
+    def plain(found):
+        return [(target.pointer, target.base, target.schema) if hasattr(target, "pointer") else target
+                for target in found]
+
+    assert plain(targets(False)) == plain(targets(True))
+
+
+_POOL = [
+    {"type": "string"}, {"type": "string", "description": "a name"}, {"type": "integer", "minimum": 0},
+    {"type": "integer", "minimum": 0, "description": "a count"}, {"enum": ["a", "b"]}, {"const": 1}, {"const": 1.0},
+    {"$ref": "#/$defs/T0"}, {"$ref": "#/$defs/T1", "maxLength": 2}, {"anyOf": [{"$ref": "#/$defs/T1"}, {"type": "null"}]},
+    {"type": "array", "items": {"$ref": "#/$defs/T0"}}, {"type": "object", "additionalProperties": {"type": "string"}},
+    {"oneOf": [{"type": "string"}, {"type": "integer"}]}, {"not": {}}, False, True, {"allOf": [False]},
+    {"type": "object", "properties": {"inner": {"$ref": "#/$defs/T1"}}, "required": ["inner", "gone"]},
+    {"$id": "https://example.com/inner.json", "type": "object", "properties": {"x": {"$ref": "#/$defs/T0"}},
+     "$defs": {"T0": {"type": "boolean"}}},
+]
+
+
+@settings(settings.get_profile("foundation"), max_examples=120)
+@given(types=st.lists(st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), st.integers(0, len(_POOL) - 1),
+                                      min_size=2, max_size=4), min_size=2, max_size=5),
+       required=st.lists(st.sampled_from(["a", "b", "c"]), max_size=3),
+       dialect=st.sampled_from(["https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#"]))
+def test_sharing_subschemas_by_their_text_changes_nothing(types, required, dialect):
+    # The same document read as values built by code (never shared by text) and as text (shared): one graph.
+    from govern.errors import InputError
+    from govern.sources.refs import SchemaSet
+
+    def document():
+        return {"$schema": dialect, "$defs": {f"T{index}": {"type": "object", "required": required, "properties": {
+            name: json.loads(json.dumps(_POOL[choice])) for name, choice in properties.items()}}
+            for index, properties in enumerate(types)}}
+
+    def graph(from_text):
+        schemas = SchemaSet()
+        content = document()
+        doc = schemas.add_document(content, "doc.json", None, "https://example.com/doc.json")
+        converter = jsonschema.Converter(schemas, values_from_text=from_text)
+        converter.register_definitions(doc)
+        try:
+            found = jsonschema.finish_graph(converter, "s", {"Root": (converter.named_at(doc, "/$defs/T0"), "record")},
+                                            doc.label)
+        except InputError as error:
+            return [str(problem) for problem in error.problems]
+        return repr((sorted(found.types.items()), found.notes, sorted(found.locations.items())))
+
+    assert graph(True) == graph(False)
