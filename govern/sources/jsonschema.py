@@ -77,6 +77,7 @@ REF_OVERRIDES_SIBLINGS = frozenset({"draft-04", "draft-06", "draft-07", OPENAPI_
 DEPENDENCIES_DIALECTS = frozenset({"draft-04", "draft-06", "draft-07"})
 PRIMITIVES = ("string", "integer", "number", "boolean", "null")
 _TYPE_NAMES = frozenset(PRIMITIVES + ("object", "array"))
+_PRIMITIVE_NAMES = frozenset(PRIMITIVES)
 _JSON_TYPES = {"string": str, "boolean": bool, "null": type(None), "object": dict, "array": list}
 _NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
 
@@ -106,7 +107,7 @@ class _Context:
     named types need it, the conversion of ordinary subschemas does not), which keeps the hot path lean."""
 
     __slots__ = ("document", "base", "depth", "composes", "composes_items", "sees", "passes", "binds_source",
-                 "_parent", "_tokens", "_pointer")
+                 "texts", "_parent", "_tokens", "_pointer")
 
     def __init__(self, document: Document, pointer: str | None, base: str, depth: int,
                  parent: "_Context | None" = None, tokens: tuple = (), sees: int = 0):
@@ -124,6 +125,8 @@ class _Context:
         self.passes = sees
         # Whether the schema here is a source property its object may bind a policy on (x-persistence-source).
         self.binds_source = False
+        # The converted subschemas by text of this place's base URI and dialect (see Converter._text_table).
+        self.texts: dict[bytes, Node] | None = None
         self._parent = parent
         self._tokens = tokens
         self._pointer = pointer
@@ -172,14 +175,14 @@ class Converter:
     _variants: dict[str, str] = field(default_factory=dict)
     # Schemas without subschemas, by content (see _leaf_key): converted once, their node shared.
     _leaves: dict[tuple, Node] = field(default_factory=dict)
-    # Subschemas by the base URI where they stand, the dialect and their compact text (see `_converted_text`):
-    # converted once.
-    _texts: dict[tuple, Node] = field(default_factory=dict)
+    # Subschemas by the base URI where they stand and the dialect, then by their compact text (see
+    # `_converted_text`): converted once.
+    _texts: dict[tuple[str, str], dict[bytes, Node]] = field(default_factory=dict)
     # Properties by name, node (identity), flags and description (see _object): each made once.
     _properties: dict[tuple, Property] = field(default_factory=dict)
-    # Properties by name, requirement and the key of their schema's text (see _object); None for a property
-    # left out.
-    _text_properties: dict[tuple, Property | None] = field(default_factory=dict)
+    # Properties by the base URI and dialect where they stand, then by requirement (optional, required), name
+    # and their schema's text (see _object); None for a property left out.
+    _text_properties: dict[tuple[str, str], tuple[dict, dict]] = field(default_factory=dict)
     # One reference node per target location, all of them made here: finish_graph names them in place.
     _refs: dict[str, Ref] = field(default_factory=dict)
     # The compact serialization that keys subschemas by their text (None: values built by code, see above).
@@ -255,7 +258,10 @@ class Converter:
             except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits
                 pass
             else:
-                return self._converted_text(schema, (parent.base, parent.document.dialect, text), parent, tokens)
+                texts = parent.texts
+                if texts is None:
+                    texts = parent.texts = self._text_table(parent)
+                return self._converted_text(schema, texts, text, parent, tokens)
         if len(schema) == 1 and not self.annotations:
             reference = schema.get("$ref")
             if reference.__class__ is str:
@@ -270,35 +276,49 @@ class Converter:
             return self._convert_new(schema, parent.child(*tokens), key)
         return self._convert(schema, parent.child(*tokens))
 
-    def _converted_text(self, schema: dict, key: tuple, parent: _Context, tokens: tuple) -> Node:
-        """The node of a subschema read from text, by `key`: the base URI its references resolve against, the
-        dialect and its compact text (which keeps every key, value and JSON type). Where a schema stands
+    def _text_table(self, place: _Context) -> dict[bytes, Node]:
+        """The subschemas converted under the base URI and dialect of a place, by their compact text."""
+        key = (place.base, place.document.dialect)
+        table = self._texts.get(key)
+        if table is None:
+            table = self._texts[key] = {}
+        return table
+
+    def _converted_text(self, schema: dict, texts: dict[bytes, Node], text: bytes, parent: _Context,
+                        tokens: tuple) -> Node:
+        """The node of a subschema read from text, by the base URI its references resolve against, the dialect
+        (`texts`: the subschemas converted under them) and its compact text (which keeps every key, value and
+        JSON type). Where a schema stands
         matters to its conversion only through those (references, identifiers and discriminator mappings
         resolve against the base), through its depth, and through a note naming its place: so a subschema
         that repeats is converted once, unless it might nest deeper than the limit where it stands now, and
         one whose conversion left a note is converted wherever it stands. A schema without subschemas
         converted before with other annotations (see _leaf_key) shares that node."""
-        node = self._texts.get(key)
-        if node is not None and (parent.depth + (len(key[2]) >> 1) < MAX_DEPTH or _fits(key[2], parent.depth)):
+        node = texts.get(text)
+        if node is not None and (parent.depth + (len(text) >> 1) < MAX_DEPTH or _fits(text, parent.depth)):
             return node
         if len(schema) == 1 and not self.annotations:
             reference = schema.get("$ref")
             if reference.__class__ is str:
                 target = self.schemas.known(reference, parent.base)
                 if target is not None:  # a reference resolved before, taken without a context of its own
-                    node = self._texts[key] = self._reference(target, parent.depth + 1)
+                    node = texts[text] = self._reference(target, parent.depth + 1)
                     return node
-        leaf = _leaf_key(schema, key[1])
+        leaf = _leaf_key(schema, parent.document.dialect)
         if leaf is not None:
             node = self._leaves.get(leaf)
             if node is None:
-                node = self._convert_new(schema, parent.child(*tokens), leaf)
+                node = None if self.annotations else _plain_primitive(schema)
+                if node is None:
+                    node = self._convert_new(schema, parent.child(*tokens), leaf)
+                else:
+                    self._leaves[leaf] = node
         else:
             noted = len(self.notes)
             node = self._convert(schema, parent.child(*tokens))
             if len(self.notes) != noted:
                 return node
-        self._texts[key] = node
+        texts[text] = node
         return node
 
     def convert_beside(self, schema: Any, parent: _Context, *tokens: str | int) -> Node:
@@ -658,14 +678,20 @@ class Converter:
         required = rest.pop("required", [])
         if not isinstance(properties_schema, dict):
             raise context.fail("properties must be an object")
-        if not isinstance(required, list) or not all(isinstance(name, str) for name in required):
+        if not isinstance(required, list) or not _all_strings(required):
             raise context.fail("required must be an array of property names")
         required_names = set(required)
         properties = []
         dumps = self._dumps
-        by_text = self._text_properties
         depth = context.depth
-        base, dialect = context.base, context.document.dialect
+        if dumps is not None:
+            texts = context.texts
+            if texts is None:
+                texts = context.texts = self._text_table(context)
+            place = (context.base, context.document.dialect)
+            by_requirement = self._text_properties.get(place)
+            if by_requirement is None:
+                by_requirement = self._text_properties[place] = ({}, {})
         for name in sorted(properties_schema):
             sub = properties_schema[name]
             is_required = name in required_names
@@ -681,14 +707,17 @@ class Converter:
             else:
                 # The same property (name, requirement, schema) recurs across the types of a large source: its
                 # schema's text where it stands decides the whole property (see _converted_text), made once.
-                key = (name, is_required, base, dialect, text)
-                prop = by_text.get(key, _UNKNOWN)
+                by_name = by_requirement[is_required]
+                by_text = by_name.get(name)
+                if by_text is None:
+                    by_text = by_name[name] = {}
+                prop = by_text.get(text, _UNKNOWN)
                 if prop is _UNKNOWN or (depth + (len(text) >> 1) >= MAX_DEPTH and not _fits(text, depth)):
                     noted = len(self.notes)
-                    node = self._converted_text(sub, (base, dialect, text), context, ("properties", name))
+                    node = self._converted_text(sub, texts, text, context, ("properties", name))
                     prop = self._property(name, sub, node, is_required, False)
                     if len(self.notes) == noted:
-                        by_text[key] = prop
+                        by_text[text] = prop
             if prop is not None:
                 properties.append(prop)
         undeclared = sorted(required_names.difference(properties_schema))
@@ -874,11 +903,46 @@ def _leaf_key(schema: dict, dialect: str) -> tuple | None:
     return tuple(key)
 
 
+def _all_strings(values: list) -> bool:
+    """Whether every item is a string (joining them checks that at C speed)."""
+    try:
+        "".join(values)
+    except TypeError:
+        return False
+    return True
+
+
 def _fits(text: bytes, depth: int) -> bool:
     """Whether the schema of this compact text, converted below a schema at `depth`, stays within MAX_DEPTH:
     it nests no deeper than the objects it holds, which are fewer than half its length and no more than its
     opening braces."""
     return depth + (len(text) >> 1) < MAX_DEPTH or depth + text.count(b"{") < MAX_DEPTH
+
+
+# Keywords whose conversion takes more than a constraint (composition, values, the rare ones but zero lower bounds).
+_NOT_PLAIN = (_RARE_KEYWORDS - frozenset(ZERO_LOWER_BOUNDS)) | _COMPOSITION | {"enum", "const"}
+_EXCLUSIVE_BOUNDS = ("exclusiveMinimum", "exclusiveMaximum")
+
+
+def _plain_primitive(schema: dict) -> Primitive | None:
+    """The node of a schema that declares one primitive type beside keywords that are only constraints, as its
+    conversion makes it: annotations, a zero lower bound and the keywords of other types are left out, every
+    other keyword is a constraint. None for any other schema, which takes the general conversion (and for the
+    boolean exclusive bounds of draft-04, which it rewrites)."""
+    declared = schema.get("type")
+    if declared.__class__ is not str or declared not in _PRIMITIVE_NAMES or not _NOT_PLAIN.isdisjoint(schema):
+        return None
+    excluded = _excluded_keywords(declared)
+    taken = {}
+    for key, value in schema.items():
+        if key in ANNOTATIONS or key in excluded or key == "type":
+            continue
+        if value.__class__ is bool and key in _EXCLUSIVE_BOUNDS:
+            return None
+        if key in ZERO_LOWER_BOUNDS and value == 0 and value.__class__ is not bool:
+            continue  # every string has at least zero characters
+        taken[key] = value
+    return Primitive(declared, make_constraints(taken))
 
 
 def _modern_bounds(taken: dict, context: _Context) -> dict:

@@ -140,10 +140,8 @@ def test_a_fragment_reference_resolves_to_the_resource_urllib_names(base, fragme
         assert (SchemaSet()._resource_of(base), fragment) == tuple(expected)
 
 
-def test_known_leaves_and_references_need_no_context_of_their_own(tmp_path, monkeypatch):
-    # A context (where a schema stands, for messages and references) is made for each subschema converted
-    # anew; a leaf converted before and a reference resolved before are taken as they are.
-    made = Counter()
+def _counting_contexts(monkeypatch) -> Counter:
+    made: Counter = Counter()
     original = jsonschema._Context.__init__
 
     def counting(self, *args, **kwargs):
@@ -151,6 +149,13 @@ def test_known_leaves_and_references_need_no_context_of_their_own(tmp_path, monk
         original(self, *args, **kwargs)
 
     monkeypatch.setattr(jsonschema._Context, "__init__", counting)
+    return made
+
+
+def test_known_leaves_and_references_need_no_context_of_their_own(tmp_path, monkeypatch):
+    # A context (where a schema stands, for messages and references) is made for each subschema converted
+    # anew; a leaf converted before and a reference resolved before are taken as they are.
+    made = _counting_contexts(monkeypatch)
     properties = {f"p{index}": {"$ref": "#/$defs/A"} if index % 2 else {"type": "string", "maxLength": 9}
                   for index in range(200)}
     document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
@@ -327,7 +332,8 @@ def test_a_subschema_whose_conversion_notes_its_place_is_converted_at_each_place
     # Draft-07 ignores keywords beside `$ref`; the note says where. Sharing the conversion would lose places.
     shadowed = {"$ref": "#/definitions/A", "maxLength": 3}
     document = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-                "properties": {"a": dict(shadowed), "b": dict(shadowed), "c": {"type": "array", "items": dict(shadowed)},
+                "properties": {"a": dict(shadowed), "b": dict(shadowed),
+                               "c": {"type": "array", "items": dict(shadowed)},
                                "d": {"type": "array", "items": dict(shadowed)}},
                 "definitions": {"A": {"type": "string"}}}
     graph = _load(tmp_path, document)
@@ -416,7 +422,8 @@ def test_definitions_resolve_as_each_reference_to_them_would(names, root_id, tab
 _POOL = [
     {"type": "string"}, {"type": "string", "description": "a name"}, {"type": "integer", "minimum": 0},
     {"type": "integer", "minimum": 0, "description": "a count"}, {"enum": ["a", "b"]}, {"const": 1}, {"const": 1.0},
-    {"$ref": "#/$defs/T0"}, {"$ref": "#/$defs/T1", "maxLength": 2}, {"anyOf": [{"$ref": "#/$defs/T1"}, {"type": "null"}]},
+    {"$ref": "#/$defs/T0"}, {"$ref": "#/$defs/T1", "maxLength": 2},
+    {"anyOf": [{"$ref": "#/$defs/T1"}, {"type": "null"}]},
     {"type": "array", "items": {"$ref": "#/$defs/T0"}}, {"type": "object", "additionalProperties": {"type": "string"}},
     {"oneOf": [{"type": "string"}, {"type": "integer"}]}, {"not": {}}, False, True, {"allOf": [False]},
     {"type": "object", "properties": {"inner": {"$ref": "#/$defs/T1"}}, "required": ["inner", "gone"]},
@@ -429,7 +436,8 @@ _POOL = [
 @given(types=st.lists(st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), st.integers(0, len(_POOL) - 1),
                                       min_size=2, max_size=4), min_size=2, max_size=5),
        required=st.lists(st.sampled_from(["a", "b", "c"]), max_size=3),
-       dialect=st.sampled_from(["https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#"]))
+       dialect=st.sampled_from(["https://json-schema.org/draft/2020-12/schema",
+                                "http://json-schema.org/draft-07/schema#"]))
 def test_sharing_subschemas_by_their_text_changes_nothing(types, required, dialect):
     # The same document read as values built by code (never shared by text) and as text (shared): one graph.
     from govern.errors import InputError
@@ -454,3 +462,43 @@ def test_sharing_subschemas_by_their_text_changes_nothing(types, required, diale
         return repr((sorted(found.types.items()), found.notes, sorted(found.locations.items())))
 
     assert graph(True) == graph(False)
+
+
+_LEAF_KEYWORDS = st.sampled_from(sorted(jsonschema.STRING_KEYWORDS | jsonschema.NUMBER_KEYWORDS | {
+    "minItems", "maxProperties", "required", "uniqueItems", "title", "description", "default", "$comment", "$id", "id",
+    "$schema", "readOnly", "x-extension", "x-persistence-version", "nullable", "enum", "const", "$anchor", "xml"}))
+_LEAF_VALUES = st.one_of(st.integers(-2, 3), st.sampled_from([0.0, 1.0, 2.5, -0.0]), st.booleans(), st.none(),
+                         st.sampled_from(["", "int32", "a", "#x"]), st.lists(st.integers(0, 2), max_size=2))
+
+
+@settings(settings.get_profile("foundation"), max_examples=300)
+@given(declared=st.sampled_from(["string", "integer", "number", "boolean", "null", "object", "array", "float"]),
+       keywords=st.dictionaries(_LEAF_KEYWORDS, _LEAF_VALUES, max_size=5),
+       dialect=st.sampled_from(["2020-12", "draft-04", "draft-07", "openapi-3.0"]))
+def test_a_plain_primitive_is_made_as_its_conversion_makes_it(declared, keywords, dialect):
+    from govern.errors import InputError
+    from govern.sources.refs import SchemaSet
+
+    schema = {"type": declared, **keywords}
+    schemas = SchemaSet()
+    document = schemas.add_document({}, "doc.json", None, "https://example.com/doc.json", dialect=dialect)
+    converter = jsonschema.Converter(schemas, openapi=dialect == "openapi-3.0")
+    try:
+        converted = converter._convert(dict(schema), jsonschema._Context(document, "", document.uri, 1))
+    except InputError:
+        converted = None
+    plain = jsonschema._plain_primitive(schema)
+    assert plain is None or repr(plain) == repr(converted)
+
+
+def test_distinct_plain_primitives_need_no_context_of_their_own(tmp_path, monkeypatch):
+    # Bounded numbers and strings differ from type to type (a maximum of their own): each is made directly.
+    made = _counting_contexts(monkeypatch)
+    properties = {f"p{index}": {"type": "integer", "minimum": 0, "maximum": index, "format": "int32"}
+                  if index % 2 else {"type": "string", "minLength": 0, "maxLength": index} for index in range(200)}
+    graph = _load(tmp_path, {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                             "properties": properties})
+    nodes = {prop.name: prop.node for prop in graph.types[graph.roots["spec:spec"].type_key].node.properties}
+    assert nodes["p7"].constraints == (("format", '"int32"'), ("maximum", "7"), ("minimum", "0"))
+    assert nodes["p8"].constraints == (("maxLength", "8"),)
+    assert made["context"] < 10
