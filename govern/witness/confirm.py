@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
 from govern.model.graph import TypeGraph
+from govern.witness.local import Place
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -78,18 +79,20 @@ class Validator:
     """One side's root, compiled once; a document is valid, or rejected with the validator's reason."""
 
     def __init__(self, schema: Any):
-        from jsonschema import Draft202012Validator
+        from govern.witness.local import LocalVerdicts
 
         self.schema = schema
-        self._validator = Draft202012Validator(schema)
+        self._verdicts = LocalVerdicts(schema)
 
-    def accepts(self, document: Any) -> bool:
-        return next(self._validator.iter_errors(document), None) is None
+    def accepts(self, document: Any, place: Place | None = None) -> bool:
+        """`place`: where this document differs from others of its shape (see govern.witness.local): the
+        verdict is the same with or without it, only cheaper for the second and later of a shape."""
+        return self._verdicts.accepts(document, place)
 
     def rejection(self, document: Any) -> Rejection | None:
         from jsonschema.exceptions import best_match
 
-        error = best_match(self._validator.iter_errors(document))
+        error = best_match(self._verdicts.iter_errors(document))
         if error is None:
             return None
         pointer = "".join("/" + str(token).replace("~", "~0").replace("/", "~1") for token in error.absolute_path)

@@ -33,6 +33,8 @@ VARIANTS = 12  # candidate values tried per property or item when varying a whol
 MAX_LENGTH = 4096  # no string or array longer than this is built
 APPLICATOR_LABELS = ("not", "if", "then", "else", "contains", "propertyNames", "dependentSchemas")
 EXTRA_NAMES = ("extra", "x-extra", "witness", "unknown", "z")
+MAP_KEY = "key"  # the name a map's entry is written under
+ENTRY_NAMES = (MAP_KEY, *EXTRA_NAMES, "x" * 40)  # names an entry of a map or an open object may have
 FORMAT_SAMPLES = {
     "date-time": "2026-01-01T00:00:00Z", "date": "2026-01-01", "time": "00:00:00Z", "email": "a@example.org",
     "idn-email": "a@example.org", "hostname": "example.org", "idn-hostname": "example.org", "ipv4": "192.0.2.1",
@@ -197,7 +199,7 @@ def candidates(side, node: Node, hints: Hints, depth: int = 0) -> Iterator[Any]:
         for count in hints.lengths():
             yield {f"k{index}": minimal(side, node.values, depth + 1) for index in range(count)}
         for value in _first(candidates(side, node.values, hints, depth + 1), VARIANTS):
-            yield {**minimal(side, node, depth), "key": value}
+            yield {**minimal(side, node, depth), MAP_KEY: value}
     elif isinstance(node, Array):
         yield from _array_values(side, node, hints, depth)
     elif isinstance(node, Tuple):
@@ -436,7 +438,7 @@ def documents(side, node: Node, tokens: list[str], leaf: Leaf, depth: int = 0,
     elif isinstance(node, Map) and head == "additionalProperties":
         base = minimal(side, node, depth)
         for value in documents(side, node.values, rest, leaf, depth + 1, undeclared):
-            yield base if value is ABSENT else {**base, "key": value}
+            yield base if value is ABSENT else {**base, MAP_KEY: value}
     elif isinstance(node, Array) and head == "items":
         base = minimal(side, node, depth)
         for value in documents(side, node.items, rest, leaf, depth + 1, undeclared):
@@ -501,7 +503,7 @@ def extra_name(node: Object) -> str:
     for name in EXTRA_NAMES:
         if node.property(name) is None and not any(_searches(pattern, name) for pattern, _ in node.pattern_properties):
             return name
-    return "x" * 40
+    return ENTRY_NAMES[-1]
 
 
 def _searches(pattern: str, text: str) -> bool:

@@ -30,8 +30,9 @@ from govern.model.graph import TypeGraph
 from govern.model.nodes import Node, Ref
 from govern.witness.confirm import Validator, root_schema
 from govern.witness.generate import (
-    ABSENT, Hints, candidates, documents, hints_of, locations, routes, split_pointer,
+    ABSENT, ENTRY_NAMES, Hints, candidates, documents, hints_of, locations, routes, split_pointer,
 )
+from govern.witness.local import place_of
 
 # Candidates checked per change and direction (`--witness-budget`). Checking one costs about a millisecond on
 # typical schemas (jsonschema, both sides), so a fruitless search costs about what the former default of
@@ -201,6 +202,26 @@ def searched_location(tokens: list[str]) -> Location:
 _NAMING = ("properties", "patternProperties", "prefixItems")  # keywords followed by what they name
 
 
+def instance_steps(location: Location) -> list[tuple[str, Any]]:
+    """Where in a candidate document a location's value is, as `documents` places it: a property by its
+    name, the first item, a map's or open object's entry under the name `documents` gives it; unions and
+    intersections stay at the same value. Ends at a step that names no one place (a pattern, a keyword)."""
+    steps: list[tuple[str, Any]] = []
+    for step in location:
+        keyword = step[0]
+        if keyword == "properties" and len(step) == 2:
+            steps.append(("key", step[1]))
+        elif keyword == "prefixItems" and len(step) == 2 and step[1].isdigit():
+            steps.append(("index", int(step[1])))
+        elif keyword == "items" and len(step) == 1:
+            steps.append(("index", 0))
+        elif keyword == "additionalProperties" and len(step) == 1:
+            steps.append(("entry", ENTRY_NAMES))
+        elif keyword not in ("anyOf", "oneOf", "allOf"):
+            break
+    return steps
+
+
 def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, budget: int,
                    searched: dict[tuple[Location, str, bool], Witness | None]) -> ChangeWitness | None:
     """`searched`: the outcomes of this root's searches so far. A search depends on the change only through its
@@ -241,6 +262,7 @@ def search_direction(change: Change, direction: str, old: _Root, new: _Root, bud
     if writer.graph is None:
         return None
     writer_validator, reader_validator = writer.validator, reader.validator
+    steps = instance_steps(searched_location(writer.tokens(change)))
     seen: set[str] = set()
     drawn = itertools.islice(_candidate_documents(change, writer, reader, deep), budget * DRAWN_PER_CHECKED)
     for document in drawn:
@@ -252,10 +274,14 @@ def search_direction(change: Change, direction: str, old: _Root, new: _Root, bud
         if len(seen) >= budget:
             return None
         seen.add(key)
+        # The candidates differ mostly at the change's location: both validators replay what they found
+        # above it for the documents before (see govern.witness.local), so a check costs what the value
+        # there costs, however deep it lies.
+        place = place_of(document, steps)
         try:
             # Most candidates are read by both sides: the first error decides; the reader's best message is
             # worked out only for the witness itself.
-            if reader_validator.accepts(document) or not writer_validator.accepts(document):
+            if reader_validator.accepts(document, place) or not writer_validator.accepts(document, place):
                 continue
             rejection = reader_validator.rejection(document)
         except Exception:  # noqa: BLE001 - a schema the validator cannot apply confirms nothing

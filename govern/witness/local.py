@@ -1,0 +1,265 @@
+"""The validator's verdict on documents that differ from each other at one place only.
+
+A search checks many documents of one shape: the same structure down to the change's location, another
+value there. Validating each whole costs time in proportion to how deep that location is, although
+only the value there differs. So a document is split at a place (`Place`): its value there, and the rest
+(the skeleton, read as canonical text). For each skeleton, the first validations record which subschemas
+the validator applies to the value there (queries) and what the verdict was for each answer, as a
+decision tree; a later document of that skeleton is validated by asking the tree's queries of its value
+alone, following its answers to a verdict. An answer the tree has not met yet runs the whole validation
+again (recording it). So every verdict is the one the whole validation gives: the tree only replays it.
+
+That holds where the value there is read only through those queries: where every subschema applied above
+it looks at it only by descending into it (properties, items, intersections, unions, references...), and
+never as a whole (`enum`, `const`, `uniqueItems`, `contains`, `not`, `if`, `unevaluated*`: see SAFE). A
+skeleton whose validation meets anything else is validated whole, every time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+# Keywords that read a value only through the subschemas they apply to it (or through its keys, its
+# length, its type), besides annotations. Any other keyword applied above the varying place disables
+# the replay for that skeleton.
+SAFE = frozenset({
+    "$ref", "$defs", "$id", "$anchor", "$dynamicAnchor", "$comment", "allOf", "anyOf", "oneOf", "dependentSchemas",
+    "properties", "patternProperties", "additionalProperties", "propertyNames", "required", "dependentRequired",
+    "minProperties", "maxProperties", "items", "prefixItems", "minItems", "maxItems", "type",
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern",
+    "format", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
+    "contentEncoding", "contentMediaType", "contentSchema",
+})
+# Stands for the varying value in a skeleton's text (private-use characters: a skeleton where it occurs
+# anywhere else is not split).
+HOLE = "\ue000varies\ue000"
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a document varies: the container there (it occurs once in the document), the containers
+    above it, and the document's canonical text with the container replaced by HOLE."""
+
+    value: Any
+    above: frozenset[int]  # ids of the containers from the document down to the value's parent
+    skeleton: str
+
+
+def place_of(document: Any, steps: Iterable[tuple[str, Any]]) -> Place | None:
+    """The deepest container reached by following `steps` into the document: ("key", name), ("index",
+    position) or ("entry", names: the first of them the object has); a step the document does not have ends
+    the walk. None where that is the document itself or a container that also occurs elsewhere in it (the
+    replay needs one location). Which place is chosen only decides how much is replayed, never a verdict."""
+    chain = [document]
+    at = document
+    for kind, step in steps:
+        if kind == "entry" and isinstance(at, dict):
+            step = next((name for name in step if name in at), None)
+            kind = "key"
+        if kind == "key" and isinstance(at, dict) and step in at:
+            at = at[step]
+        elif kind == "index" and isinstance(at, list) and 0 <= step < len(at):
+            at = at[step]
+        else:
+            break
+        if not isinstance(at, (dict, list)):
+            break
+        chain.append(at)
+    if len(chain) < 2:
+        return None
+    counts: dict[int, int] = {}
+    _count_containers(document, counts)
+    if any(counts[id(container)] != 1 for container in chain):
+        return None
+    value = chain[-1]
+    skeleton = _text(_replaced(document, chain))
+    if skeleton.count(_text(HOLE)) != 1:
+        return None
+    return Place(value, frozenset(id(container) for container in chain[:-1]), skeleton)
+
+
+def _count_containers(value: Any, counts: dict[int, int]) -> None:
+    if isinstance(value, (dict, list)):
+        counts[id(value)] = counts.get(id(value), 0) + 1
+        for child in value.values() if isinstance(value, dict) else value:
+            _count_containers(child, counts)
+
+
+def _replaced(document: Any, chain: list) -> Any:
+    """The document with chain[-1] (reached from the document through chain) replaced by HOLE."""
+    if len(chain) == 1:
+        return HOLE
+    child = chain[1]
+    if isinstance(document, dict):
+        return {key: (_replaced(value, chain[1:]) if value is child else value) for key, value in document.items()}
+    return [_replaced(item, chain[1:]) if item is child else item for item in document]
+
+
+def _text(value: Any) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+class _Query:
+    """A subschema the validator applied to the varying value (the call it made, kept to ask it again of
+    another value), and what came next for each answer (valid or not): another query or the verdict."""
+
+    __slots__ = ("call", "after")
+
+    def __init__(self, call: tuple):
+        self.call = call
+        self.after: dict[bool, _Query | bool] = {}
+
+
+_NOTHING = object()  # watched while a query runs: the value's own subschemas are the query's business
+
+
+class _Recording:
+    """One whole validation, watched: the queries asked of the varying value (with their answers, in the
+    order asked), and whether anything above the value read it other than by a query."""
+
+    def __init__(self, place: Place, descend: Callable):
+        self.value = place.value
+        self.above = place.above
+        self.descend = descend
+        self.queries: list[tuple[tuple, bool]] = []
+        self.safe = True
+
+    def ask(self, validator, instance, schema, path, schema_path, resolver) -> Iterator[Any]:
+        watched, self.value = self.value, _NOTHING
+        try:
+            errors = list(self.descend(validator, instance, schema, path, schema_path, resolver))
+        finally:
+            self.value = watched
+        self.queries.append(((validator, schema, path, schema_path, resolver), not errors))
+        yield from errors
+
+
+_UNSEEN = object()
+
+
+class LocalVerdicts:
+    """Whether a 2020-12 schema accepts documents, each validated whole or replayed per skeleton (see the
+    module's description); the verdicts are the validator's, whichever way they are reached."""
+
+    def __init__(self, schema: Any):
+        from jsonschema import Draft202012Validator
+        from jsonschema.validators import extend
+
+        cls = extend(Draft202012Validator)
+        descend, iter_errors = cls.descend, cls.iter_errors
+        recording: list[_Recording | None] = [None]
+
+        def watched_descend(validator, instance, schema, path=None, schema_path=None, resolver=None):
+            current = recording[0]
+            if current is not None:
+                if instance is current.value:
+                    return current.ask(validator, instance, schema, path, schema_path, resolver)
+                if id(instance) in current.above and isinstance(schema, dict) and not SAFE.issuperset(schema):
+                    current.safe = False  # a keyword that reads the value whole, or another dialect below
+            return descend(validator, instance, schema, path, schema_path, resolver)
+
+        def watched_iter_errors(validator, instance, _schema=None):
+            # Reached without descending: the root, and the later alternatives of a `oneOf`.
+            current = recording[0]
+            if current is not None:
+                schema = validator.schema if _schema is None else _schema
+                if instance is current.value or (id(instance) in current.above and isinstance(schema, dict)
+                                                 and not SAFE.issuperset(set(schema) - {"$schema"})):
+                    current.safe = False
+            return iter_errors(validator, instance, _schema)
+
+        cls.descend, cls.iter_errors = watched_descend, watched_iter_errors
+        _remember_references(cls)
+        self._descend = descend
+        self._recording = recording
+        self._validator = cls(schema)
+        self._trees: dict[str, Any] = {}  # by skeleton: a _Query or a verdict; None: validated whole
+
+    def accepts(self, document: Any, place: Place | None = None) -> bool:
+        if place is None:
+            return self._whole(document)
+        node = self._trees.get(place.skeleton, _UNSEEN)
+        if node is _UNSEEN:
+            return self._record(document, place)
+        if node is None:
+            return self._whole(document)
+        while isinstance(node, _Query):
+            validator, schema, path, schema_path, resolver = node.call
+            answer = next(self._descend(validator, place.value, schema, path, schema_path, resolver), None) is None
+            if answer not in node.after:
+                return self._record(document, place)
+            node = node.after[answer]
+        return node
+
+    def iter_errors(self, document: Any) -> Iterator[Any]:
+        """The validator's errors, validating the whole document."""
+        return self._validator.iter_errors(document)
+
+    def _whole(self, document: Any) -> bool:
+        return next(self._validator.iter_errors(document), None) is None
+
+    def _record(self, document: Any, place: Place) -> bool:
+        recording = self._recording[0] = _Recording(place, self._descend)
+        try:
+            verdict = self._whole(document)
+        finally:
+            self._recording[0] = None
+        if not recording.safe or not self._insert(place.skeleton, recording.queries, verdict):
+            self._trees[place.skeleton] = None  # validated whole from now on
+        return verdict
+
+    def _insert(self, skeleton: str, queries: list[tuple[tuple, bool]], verdict: bool) -> bool:
+        """Adds one validation's queries and verdict to the skeleton's tree; False where they contradict it."""
+        def chain(position: int) -> Any:
+            """The queries from `position` on, ending in the verdict."""
+            node: Any = verdict
+            for call, answer in reversed(queries[position:]):
+                query = _Query(call)
+                query.after[answer] = node
+                node = query
+            return node
+
+        node = self._trees.get(skeleton, _UNSEEN)
+        if node is _UNSEEN:
+            self._trees[skeleton] = chain(0)
+            return True
+        for position, (call, answer) in enumerate(queries):
+            if not isinstance(node, _Query) or node.call[1] is not call[1]:
+                return False
+            if answer not in node.after:
+                node.after[answer] = chain(position + 1)
+                return True
+            node = node.after[answer]
+        return node is verdict
+
+
+def _remember_references(cls) -> None:
+    """Each reference is looked up once per resolver: a lookup (`referencing` walks the pointer, making a
+    resource per step) is a pure function of the resolver, which is immutable, and the reference. Left as
+    it is where this jsonschema's validators do not resolve references the way this relies on."""
+    import referencing.exceptions
+    from jsonschema import exceptions
+
+    validate_reference = getattr(cls, "_validate_reference", None)
+    wrapped = getattr(exceptions, "_WrappedReferencingError", None)
+    if validate_reference is None or wrapped is None:
+        return
+    lookups: dict[tuple[int, str], tuple[Any, Any]] = {}  # the resolver is kept: its id stays its own
+
+    def remembered_reference(validator, ref, instance):
+        resolver = getattr(validator, "_resolver", None)
+        if resolver is None or getattr(validator, "_ref_resolver", None) is not None:
+            return validate_reference(validator, ref, instance)
+        found = lookups.get((id(resolver), ref))
+        if found is None:
+            try:
+                resolved = resolver.lookup(ref)
+            except referencing.exceptions.Unresolvable as error:
+                raise wrapped(error) from error
+            found = lookups[(id(resolver), ref)] = (resolver, resolved)
+        return validator.descend(instance, found[1].contents, resolver=found[1].resolver)
+
+    cls._validate_reference = remembered_reference

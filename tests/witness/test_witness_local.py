@@ -1,0 +1,170 @@
+"""Verdicts replayed per skeleton (govern.witness.local): always the validator's own verdict, and for the
+documents of one search a cost that does not grow with how deep the change lies."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator, TypeChecker
+
+from conftest import fixtures  # noqa: E402 - the folder's helpers
+from govern.classify.classify import classify
+from govern.sources.jsonschema import load_jsonschema
+from govern.witness.local import LocalVerdicts, place_of
+from govern.witness.search import find_witnesses
+
+ROOTS = {"Doc": ("#", "record")}
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _chain(depth: int, status: list[str]) -> dict:
+    """A root whose named types form a chain `depth` long (each refers to the next under `next`), the last
+    an intersection whose second operand holds an enum `status` and whose first operand still allows only
+    the values s0 to s149 there: a value added to the enum shows on no document."""
+    defs = {f"T{index}": {"type": "object", "required": ["id"],
+                          "properties": {"id": {"type": "string"}, "next": {"$ref": f"#/$defs/T{index + 1}"}}}
+            for index in range(depth)}
+    kept = {"enum": [f"s{index}" for index in range(150)]}
+    defs[f"T{depth}"] = {"allOf": [{"type": "object", "properties": {"id": {"type": "string"}, "status": kept}},
+                                   {"type": "object", "required": ["status"],
+                                    "properties": {"status": {"enum": status}, "note": {"type": "string"}}}]}
+    return {"$schema": DRAFT, "title": "Doc", "$ref": "#/$defs/T0", "$defs": defs}
+
+
+def _graphs(tmp_path, old: dict, new: dict):
+    graphs = []
+    for name, schema in (("old", old), ("new", new)):
+        path = tmp_path / f"{name}.schema.json"
+        path.write_text(json.dumps(schema), encoding="utf-8")
+        graphs.append(load_jsonschema(fixtures.SOURCE, path, ROOTS, None))
+    return graphs
+
+
+def _type_checks_per_candidate(tmp_path, depth: int, monkeypatch) -> tuple[float, list]:
+    """Type checks the validators make per candidate checked, searching for a witness of an enum value added at
+    the end of the chain where none exists: the search checks every candidate it draws."""
+    import govern.witness.confirm as confirm
+
+    checks = [0]
+    candidates = [0]
+    original_is_type, original_accepts = TypeChecker.is_type, confirm.Validator.accepts
+
+    def counting_is_type(self, instance, type):
+        checks[0] += 1
+        return original_is_type(self, instance, type)
+
+    def counting_accepts(self, document, place=None):
+        candidates[0] += 1
+        return original_accepts(self, document, place)
+
+    monkeypatch.setattr(TypeChecker, "is_type", counting_is_type)
+    monkeypatch.setattr(confirm.Validator, "accepts", counting_accepts)
+    values = [f"s{index}" for index in range(150)]
+    old, new = _graphs(tmp_path, _chain(depth, values), _chain(depth, values + ["added"]))
+    report = find_witnesses(classify([old], [new]), [old], [new])
+    outcomes = sorted((entry.change.kind, entry.status, entry.witness and json.dumps(entry.witness.document))
+                      for entry in report.by_change.values())
+    return checks[0] / candidates[0], outcomes
+
+
+def test_a_search_costs_per_candidate_what_the_value_at_its_location_costs_however_deep(tmp_path, monkeypatch):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    shallow, shallow_outcomes = _type_checks_per_candidate(tmp_path / "a", 2, monkeypatch)
+    deep, deep_outcomes = _type_checks_per_candidate(tmp_path / "b", 20, monkeypatch)
+    assert deep_outcomes == shallow_outcomes == [("enum-value-added", "exhausted", None)]
+    # Validating every candidate whole costs a type check per object of the chain: 20 and more each.
+    assert deep < 10 and deep < shallow + 4, (shallow, deep)
+
+
+# --- the replay gives the validator's verdict ------------------------------------------------------------
+
+LEAVES = [
+    {"type": "string"}, {"type": "integer", "minimum": 2}, {"enum": ["a", 1, None]}, {"const": {"k": 1}},
+    {"type": "array", "uniqueItems": True}, {"not": {"type": "string"}}, True, False,
+    {"type": "object", "required": ["k"]}, {"type": "object", "properties": {"k": {"type": "string"}}},
+]
+VALUES = st.recursive(st.none() | st.booleans() | st.integers(-2, 3) | st.sampled_from(["", "a", "k"]),
+                      lambda inner: st.lists(inner, max_size=3)
+                      | st.dictionaries(st.sampled_from(["k", "v"]), inner, max_size=2), max_leaves=5)
+
+
+def _schemas() -> st.SearchStrategy:
+    """Schemas of a value at /a/0/b (and its container at /a/0), with keywords safe and not safe to replay
+    above that place: intersections, unions, references, enum, const, uniqueItems, not, if, contains."""
+    leaf = st.sampled_from(LEAVES)
+
+    def level(name: str, inner: st.SearchStrategy) -> st.SearchStrategy:
+        plain = inner.map(lambda schema: {"type": "object", "properties": {name: schema}})
+        return st.one_of(
+            plain, plain, plain,
+            st.tuples(plain, st.sampled_from(LEAVES)).map(lambda pair: {"allOf": list(pair)}),
+            st.tuples(plain, st.sampled_from(LEAVES)).map(lambda pair: {"anyOf": list(pair)}),
+            st.tuples(plain, plain).map(lambda pair: {"oneOf": list(pair)}),
+            plain.map(lambda schema: {"not": {"not": schema}}),
+            plain.map(lambda schema: {"if": schema, "then": {"required": [name]}, "else": False}),
+            plain.map(lambda schema: {**schema, "enum": [{name: 1}, {name: "a"}]}),
+            plain.map(lambda schema: {"$id": f"urn:level-{name}", "$ref": "#/$defs/shared",
+                                      "$defs": {"shared": schema}}),
+        )
+
+    def items(inner: st.SearchStrategy) -> st.SearchStrategy:
+        return st.one_of(inner.map(lambda schema: {"type": "array", "items": schema}),
+                         inner.map(lambda schema: {"type": "array", "items": schema, "minItems": 2}),
+                         inner.map(lambda schema: {"type": "array", "prefixItems": [schema]}),
+                         inner.map(lambda schema: {"type": "array", "items": schema, "uniqueItems": True}),
+                         inner.map(lambda schema: {"type": "array", "contains": schema}))
+
+    return level("a", items(level("b", leaf))).map(lambda schema: {"$schema": DRAFT, **schema})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schema=_schemas(), values=st.lists(VALUES, min_size=4, max_size=12), sibling=VALUES)
+def test_replayed_verdicts_are_the_validators_own(schema, values, sibling):
+    verdicts = LocalVerdicts(schema)
+    plain = Draft202012Validator(schema)
+    steps = [("key", "a"), ("index", 0)]
+    for value in values:
+        document = {"a": [{"b": value, "c": sibling}, {"b": value}], "s": sibling}
+        place = place_of(document, steps)
+        assert place is not None and place.value is document["a"][0]
+        assert _outcome(verdicts.accepts, document, place) == _outcome(plain.is_valid, document)
+
+
+def _outcome(check, *arguments):
+    """The verdict, or the error the validator stopped with (a reference it cannot follow, say)."""
+    try:
+        return check(*arguments)
+    except Exception as error:  # noqa: BLE001 - both ways must fail alike
+        return type(error).__name__, str(error)
+
+
+@pytest.mark.parametrize("document, steps, expected", [
+    ({"a": {"b": 1}}, [("key", "a"), ("key", "b")], lambda document: document["a"]),  # a scalar: its container
+    ({"a": {"b": [1]}}, [("key", "a"), ("key", "b")], lambda document: document["a"]["b"]),
+    ({"a": {"key": {}}}, [("key", "a"), ("entry", ("key", "extra"))], lambda document: document["a"]["key"]),
+    ({"a": [{"x": 1}]}, [("key", "a"), ("index", 0), ("key", "y")], lambda document: document["a"][0]),
+    ({"a": {}}, [("key", "z")], None),  # nothing below the document itself
+])
+def test_the_place_is_the_deepest_container_along_the_steps(document, steps, expected):
+    place = place_of(document, steps)
+    assert (place is None) if expected is None else (place.value is expected(document))
+
+
+def test_a_container_met_twice_is_no_place():
+    shared = {"k": 1}
+    assert place_of({"a": shared, "b": shared}, [("key", "a")]) is None
+
+
+def test_a_keyword_that_reads_the_value_whole_above_it_validates_every_document_whole():
+    schema = {"$schema": DRAFT, "type": "object", "properties": {"a": {"type": "object"}},
+              "not": {"properties": {"a": {"required": ["x"]}}}}
+    verdicts = LocalVerdicts(schema)
+    for value, expected in (({}, True), ({"x": 1}, False), ({"y": 1}, True)):
+        document = {"a": value}
+        place = place_of(document, [("key", "a")])
+        assert verdicts.accepts(document, place) is expected
+        assert verdicts._trees[place.skeleton] is None
