@@ -20,16 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-# Keywords that read a value only through the subschemas they apply to it (or through its keys, its
-# length, its type), besides annotations. Any other keyword applied above the varying place disables
-# the replay for that skeleton.
+# Keywords of the validator that read a value below the one they apply to only through the subschemas they
+# apply to it (or read its keys, its length, its type). Any other keyword the validator applies (`enum`,
+# `const`, `uniqueItems`, `contains`, `not`, `if`, `unevaluated*`, `$dynamicRef`, and whatever a later
+# jsonschema adds) disables the replay for a skeleton where it applies above the varying place; keywords the
+# validator does not apply (annotations, extensions) read nothing.
 SAFE = frozenset({
-    "$ref", "$defs", "$id", "$anchor", "$dynamicAnchor", "$comment", "allOf", "anyOf", "oneOf", "dependentSchemas",
-    "properties", "patternProperties", "additionalProperties", "propertyNames", "required", "dependentRequired",
-    "minProperties", "maxProperties", "items", "prefixItems", "minItems", "maxItems", "type",
-    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern",
-    "format", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
-    "contentEncoding", "contentMediaType", "contentSchema",
+    "$ref", "allOf", "anyOf", "oneOf", "dependentSchemas", "properties", "patternProperties", "additionalProperties",
+    "propertyNames", "required", "dependentRequired", "minProperties", "maxProperties", "items", "prefixItems",
+    "minItems", "maxItems", "type", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+    "minLength", "maxLength", "pattern", "format",
 })
 # Stands for the varying value in a skeleton's text (private-use characters: a skeleton where it occurs
 # anywhere else is not split).
@@ -38,62 +38,75 @@ HOLE = "\ue000varies\ue000"
 
 @dataclass(frozen=True)
 class Place:
-    """Where a document varies: the container there (it occurs once in the document), the containers
-    above it, and the document's canonical text with the container replaced by HOLE."""
+    """Where a document varies: the value there, the containers above it, the document's canonical text
+    with the value replaced by HOLE (its skeleton), and the document to validate: the same document, its
+    containers down to the value copied so that each is met only there, and a string or number there
+    standing in a subclass of its own (equal to it, and to the validator alike) so that it is too."""
 
     value: Any
     above: frozenset[int]  # ids of the containers from the document down to the value's parent
     skeleton: str
+    document: Any
+
+
+class _Text(str):
+    __slots__ = ()
+
+
+class _Integer(int):
+    __slots__ = ()
+
+
+class _Real(float):
+    __slots__ = ()
+
+
+_STAND_INS = {str: _Text, int: _Integer, float: _Real}  # booleans and null have no subclass: their container varies
 
 
 def place_of(document: Any, steps: Iterable[tuple[str, Any]]) -> Place | None:
-    """The deepest container reached by following `steps` into the document: ("key", name), ("index",
-    position) or ("entry", names: the first of them the object has); a step the document does not have ends
-    the walk. None where that is the document itself or a container that also occurs elsewhere in it (the
-    replay needs one location). Which place is chosen only decides how much is replayed, never a verdict."""
-    chain = [document]
+    """The deepest value reached by following `steps` into the document that is a container, a string or a
+    number: ("key", name), ("index", position) or ("entry", names: the first of them the object has); a step
+    the document does not have ends the walk. None where that is the document itself. Which place is chosen
+    only decides how much is replayed, never a verdict."""
+    route: list[tuple[Any, Any]] = []  # (container, key or position) from the document down
     at = document
     for kind, step in steps:
+        if not isinstance(at, (dict, list)):
+            break
         if kind == "entry" and isinstance(at, dict):
             step = next((name for name in step if name in at), None)
             kind = "key"
-        if kind == "key" and isinstance(at, dict) and step in at:
-            at = at[step]
-        elif kind == "index" and isinstance(at, list) and 0 <= step < len(at):
+        if kind == "key" and isinstance(at, dict) and step in at or \
+                kind == "index" and isinstance(at, list) and 0 <= step < len(at):
+            route.append((at, step))
             at = at[step]
         else:
             break
-        if not isinstance(at, (dict, list)):
-            break
-        chain.append(at)
-    if len(chain) < 2:
+    while route and not isinstance(at, (dict, list)) and type(at) not in _STAND_INS:
+        at = route.pop()[0]
+    if not route:
         return None
-    counts: dict[int, int] = {}
-    _count_containers(document, counts)
-    if any(counts[id(container)] != 1 for container in chain):
-        return None
-    value = chain[-1]
-    skeleton = _text(_replaced(document, chain))
+    if isinstance(at, (dict, list)):
+        value = dict(at) if isinstance(at, dict) else list(at)
+    else:
+        value = _STAND_INS[type(at)](at)
+    copied, above = _with(route, value)
+    skeleton = _text(_with(route, HOLE)[0])
     if skeleton.count(_text(HOLE)) != 1:
         return None
-    return Place(value, frozenset(id(container) for container in chain[:-1]), skeleton)
+    return Place(value, frozenset(above), skeleton, copied)
 
 
-def _count_containers(value: Any, counts: dict[int, int]) -> None:
-    if isinstance(value, (dict, list)):
-        counts[id(value)] = counts.get(id(value), 0) + 1
-        for child in value.values() if isinstance(value, dict) else value:
-            _count_containers(child, counts)
-
-
-def _replaced(document: Any, chain: list) -> Any:
-    """The document with chain[-1] (reached from the document through chain) replaced by HOLE."""
-    if len(chain) == 1:
-        return HOLE
-    child = chain[1]
-    if isinstance(document, dict):
-        return {key: (_replaced(value, chain[1:]) if value is child else value) for key, value in document.items()}
-    return [_replaced(item, chain[1:]) if item is child else item for item in document]
+def _with(route: list[tuple[Any, Any]], value: Any) -> tuple[Any, list[int]]:
+    """The document with `value` at the end of the route: each container on it copied, with their ids."""
+    above = []
+    for container, step in reversed(route):
+        copy = dict(container) if isinstance(container, dict) else list(container)
+        copy[step] = value
+        above.append(id(copy))
+        value = copy
+    return value, above
 
 
 def _text(value: Any) -> str:
@@ -150,6 +163,7 @@ class LocalVerdicts:
 
         cls = extend(Draft202012Validator)
         descend, iter_errors = cls.descend, cls.iter_errors
+        reading = frozenset(cls.VALIDATORS) - SAFE
         recording: list[_Recording | None] = [None]
 
         def watched_descend(validator, instance, schema, path=None, schema_path=None, resolver=None):
@@ -157,7 +171,8 @@ class LocalVerdicts:
             if current is not None:
                 if instance is current.value:
                     return current.ask(validator, instance, schema, path, schema_path, resolver)
-                if id(instance) in current.above and isinstance(schema, dict) and not SAFE.issuperset(schema):
+                if id(instance) in current.above and isinstance(schema, dict) and \
+                        ("$schema" in schema or not reading.isdisjoint(schema)):
                     current.safe = False  # a keyword that reads the value whole, or another dialect below
             return descend(validator, instance, schema, path, schema_path, resolver)
 
@@ -167,7 +182,7 @@ class LocalVerdicts:
             if current is not None:
                 schema = validator.schema if _schema is None else _schema
                 if instance is current.value or (id(instance) in current.above and isinstance(schema, dict)
-                                                 and not SAFE.issuperset(set(schema) - {"$schema"})):
+                                                 and not reading.isdisjoint(schema)):
                     current.safe = False
             return iter_errors(validator, instance, _schema)
 
@@ -183,14 +198,14 @@ class LocalVerdicts:
             return self._whole(document)
         node = self._trees.get(place.skeleton, _UNSEEN)
         if node is _UNSEEN:
-            return self._record(document, place)
+            return self._record(place)
         if node is None:
-            return self._whole(document)
+            return self._whole(place.document)
         while isinstance(node, _Query):
             validator, schema, path, schema_path, resolver = node.call
             answer = next(self._descend(validator, place.value, schema, path, schema_path, resolver), None) is None
             if answer not in node.after:
-                return self._record(document, place)
+                return self._record(place)
             node = node.after[answer]
         return node
 
@@ -201,10 +216,10 @@ class LocalVerdicts:
     def _whole(self, document: Any) -> bool:
         return next(self._validator.iter_errors(document), None) is None
 
-    def _record(self, document: Any, place: Place) -> bool:
+    def _record(self, place: Place) -> bool:
         recording = self._recording[0] = _Recording(place, self._descend)
         try:
-            verdict = self._whole(document)
+            verdict = self._whole(place.document)
         finally:
             self._recording[0] = None
         if not recording.safe or not self._insert(place.skeleton, recording.queries, verdict):

@@ -86,10 +86,17 @@ LEAVES = [
     {"type": "string"}, {"type": "integer", "minimum": 2}, {"enum": ["a", 1, None]}, {"const": {"k": 1}},
     {"type": "array", "uniqueItems": True}, {"not": {"type": "string"}}, True, False,
     {"type": "object", "required": ["k"]}, {"type": "object", "properties": {"k": {"type": "string"}}},
+    {"type": "string", "pattern": "^a", "maxLength": 1}, {"type": "number", "multipleOf": 2, "maximum": 2},
+    {"type": "array", "items": {"type": "integer"}, "maxItems": 1}, {"enum": [1.0, "k", [None]]},
 ]
-VALUES = st.recursive(st.none() | st.booleans() | st.integers(-2, 3) | st.sampled_from(["", "a", "k"]),
-                      lambda inner: st.lists(inner, max_size=3)
-                      | st.dictionaries(st.sampled_from(["k", "v"]), inner, max_size=2), max_leaves=5)
+SCALARS = st.none() | st.booleans() | st.integers(-2, 3) | st.sampled_from([0.5, 1.0, 2.0, "", "a", "k", "ab"])
+
+
+def _nested(inner: st.SearchStrategy) -> st.SearchStrategy:
+    return st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["k", "v"]), inner, max_size=2)
+
+
+VALUES = st.recursive(SCALARS, _nested, max_leaves=5)
 
 
 def _schemas() -> st.SearchStrategy:
@@ -126,12 +133,12 @@ def _schemas() -> st.SearchStrategy:
 def test_replayed_verdicts_are_the_validators_own(schema, values, sibling):
     verdicts = LocalVerdicts(schema)
     plain = Draft202012Validator(schema)
-    steps = [("key", "a"), ("index", 0)]
     for value in values:
         document = {"a": [{"b": value, "c": sibling}, {"b": value}], "s": sibling}
-        place = place_of(document, steps)
-        assert place is not None and place.value is document["a"][0]
-        assert _outcome(verdicts.accepts, document, place) == _outcome(plain.is_valid, document)
+        for steps in ([("key", "a"), ("index", 0)], [("key", "a"), ("index", 0), ("key", "b")]):
+            place = place_of(document, steps)
+            assert place is not None and place.document == document
+            assert _outcome(verdicts.accepts, document, place) == _outcome(plain.is_valid, document)
 
 
 def _outcome(check, *arguments):
@@ -142,21 +149,46 @@ def _outcome(check, *arguments):
         return type(error).__name__, str(error)
 
 
-@pytest.mark.parametrize("document, steps, expected", [
-    ({"a": {"b": 1}}, [("key", "a"), ("key", "b")], lambda document: document["a"]),  # a scalar: its container
-    ({"a": {"b": [1]}}, [("key", "a"), ("key", "b")], lambda document: document["a"]["b"]),
-    ({"a": {"key": {}}}, [("key", "a"), ("entry", ("key", "extra"))], lambda document: document["a"]["key"]),
-    ({"a": [{"x": 1}]}, [("key", "a"), ("index", 0), ("key", "y")], lambda document: document["a"][0]),
+@pytest.mark.parametrize("document, steps, at", [
+    ({"a": {"b": "x"}}, [("key", "a"), ("key", "b")], ["a", "b"]),  # a string stands in a subclass of its own
+    ({"a": {"b": 2}}, [("key", "a"), ("key", "b")], ["a", "b"]),
+    ({"a": {"b": 0.5}}, [("key", "a"), ("key", "b")], ["a", "b"]),
+    ({"a": {"b": True}}, [("key", "a"), ("key", "b")], ["a"]),  # a boolean has none: its container varies
+    ({"a": {"b": None}}, [("key", "a"), ("key", "b"), ("key", "c")], ["a"]),
+    ({"a": {"b": [1]}}, [("key", "a"), ("key", "b")], ["a", "b"]),
+    ({"a": {"key": {}}}, [("key", "a"), ("entry", ("key", "extra"))], ["a", "key"]),
+    ({"a": [{"x": 1}]}, [("key", "a"), ("index", 0), ("key", "y")], ["a", 0]),
     ({"a": {}}, [("key", "z")], None),  # nothing below the document itself
 ])
-def test_the_place_is_the_deepest_container_along_the_steps(document, steps, expected):
+def test_the_place_is_the_deepest_container_string_or_number_along_the_steps(document, steps, at):
     place = place_of(document, steps)
-    assert (place is None) if expected is None else (place.value is expected(document))
+    if at is None:
+        assert place is None
+        return
+    expected = document
+    for step in at:
+        expected = expected[step]
+    assert place.value == expected and isinstance(place.value, type(expected)) and place.value is not expected
+    assert place.document == document
+    inside = place.document
+    for step in at:
+        inside = inside[step]
+    assert inside is place.value  # met there, and only there: everything down to it is a copy
+    assert not any(id(container) in place.above for container in _containers(document))
 
 
-def test_a_container_met_twice_is_no_place():
+def _containers(value):
+    if isinstance(value, (dict, list)):
+        yield value
+        for child in value.values() if isinstance(value, dict) else value:
+            yield from _containers(child)
+
+
+def test_a_container_met_twice_still_varies_at_one_place():
     shared = {"k": 1}
-    assert place_of({"a": shared, "b": shared}, [("key", "a")]) is None
+    document = {"a": shared, "b": shared}
+    place = place_of(document, [("key", "a")])
+    assert place.document == document and place.document["a"] is place.value is not place.document["b"]
 
 
 def test_a_keyword_that_reads_the_value_whole_above_it_validates_every_document_whole():
