@@ -59,3 +59,13 @@ def witness_rows(case, budget: int = DEFAULT_BUDGET) -> list[tuple]:
 
 def dumps(value) -> str:
     return json.dumps(value, sort_keys=True)
+
+
+def schema_graphs(folder: Path, old: dict, new: dict, roots: dict | None = None):
+    """Old and new graphs of two JSON Schemas written into the folder, with one root `Doc` at `#` unless told."""
+    graphs = []
+    for name, schema in (("old", old), ("new", new)):
+        path = folder / f"{name}.schema.json"
+        path.write_text(json.dumps(schema), encoding="utf-8")
+        graphs.append(load_jsonschema(fixtures.SOURCE, path, roots or {"Doc": ("#", "record")}, None))
+    return graphs

@@ -10,13 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, TypeChecker
 
-from conftest import fixtures  # noqa: E402 - the folder's helpers
+from conftest import schema_graphs  # noqa: E402 - the folder's helpers
 from govern.classify.classify import classify
-from govern.sources.jsonschema import load_jsonschema
 from govern.witness.local import LocalVerdicts, place_of
 from govern.witness.search import find_witnesses
 
-ROOTS = {"Doc": ("#", "record")}
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
@@ -32,15 +30,6 @@ def _chain(depth: int, status: list[str]) -> dict:
                                    {"type": "object", "required": ["status"],
                                     "properties": {"status": {"enum": status}, "note": {"type": "string"}}}]}
     return {"$schema": DRAFT, "title": "Doc", "$ref": "#/$defs/T0", "$defs": defs}
-
-
-def _graphs(tmp_path, old: dict, new: dict):
-    graphs = []
-    for name, schema in (("old", old), ("new", new)):
-        path = tmp_path / f"{name}.schema.json"
-        path.write_text(json.dumps(schema), encoding="utf-8")
-        graphs.append(load_jsonschema(fixtures.SOURCE, path, ROOTS, None))
-    return graphs
 
 
 def _type_checks_per_candidate(tmp_path, depth: int, monkeypatch) -> tuple[float, list]:
@@ -63,7 +52,7 @@ def _type_checks_per_candidate(tmp_path, depth: int, monkeypatch) -> tuple[float
     monkeypatch.setattr(TypeChecker, "is_type", counting_is_type)
     monkeypatch.setattr(confirm.Validator, "accepts", counting_accepts)
     values = [f"s{index}" for index in range(150)]
-    old, new = _graphs(tmp_path, _chain(depth, values), _chain(depth, values + ["added"]))
+    old, new = schema_graphs(tmp_path, _chain(depth, values), _chain(depth, values + ["added"]))
     report = find_witnesses(classify([old], [new]), [old], [new])
     outcomes = sorted((entry.change.kind, entry.status, entry.witness and json.dumps(entry.witness.document))
                       for entry in report.by_change.values())

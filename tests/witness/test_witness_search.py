@@ -3,19 +3,16 @@ sides, and a witness found deep inside a change the classifier could only name a
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 
-from conftest import fixtures  # noqa: E402 - the folder's helpers
+from conftest import fixtures, schema_graphs  # noqa: E402 - the folder's helpers
 from govern.classify.changes import Side
 from govern.classify.classify import classify
-from govern.sources.jsonschema import load_jsonschema
 from govern.witness.generate import locations, same_structure, sample_regex
 from govern.witness.search import find_witnesses
 
-ROOTS = {"Doc": ("#", "record")}
 
 
 @pytest.mark.parametrize("pattern", ["^x-", "^[a-z][a-z0-9-]*$", r"^\d{4}-\d{2}$", "^(foo|bar)+$", "[^a]b",
@@ -29,15 +26,6 @@ def test_a_pattern_beyond_the_sampler_gives_no_sample_rather_than_a_wrong_one():
     assert sample_regex(r"(a)\1") == [] and sample_regex("(") == []
 
 
-def _graphs(tmp_path, old: dict, new: dict):
-    graphs = []
-    for name, schema in (("old", old), ("new", new)):
-        path = tmp_path / f"{name}.schema.json"
-        path.write_text(json.dumps(schema), encoding="utf-8")
-        graphs.append(load_jsonschema(fixtures.SOURCE, path, ROOTS, None))
-    return graphs
-
-
 def _nested(maximum: int, length: int) -> dict:
     """An allOf whose first operand hides a bound four objects deep."""
     deep = {"type": "integer", "maximum": maximum}
@@ -49,7 +37,7 @@ def _nested(maximum: int, length: int) -> dict:
 
 
 def test_paths_below_a_change_are_only_those_where_the_sides_differ(tmp_path):
-    old, new = _graphs(tmp_path, _nested(10, 8), _nested(5, 8))
+    old, new = schema_graphs(tmp_path, _nested(10, 8), _nested(5, 8))
     old_side, new_side = Side(old), Side(new)
     old_root, new_root = old_side.resolve(old.types[old.roots["new:Doc"].type_key].node), \
         new_side.resolve(new.types[new.roots["new:Doc"].type_key].node)
@@ -64,7 +52,7 @@ def test_paths_below_a_change_are_only_those_where_the_sides_differ(tmp_path):
 def test_a_witness_deep_inside_replaced_operands(tmp_path):
     # The bound deep in the first operand tightens; the second operand's loosens, which old data never
     # breaks: the old-data witness can only be the deep one.
-    old, new = _graphs(tmp_path, _nested(10, 8), _nested(5, 20))
+    old, new = schema_graphs(tmp_path, _nested(10, 8), _nested(5, 20))
     results = classify([old], [new])
     kinds = {change.kind for change in results[0].changes}
     assert kinds == {"operand-added", "operand-removed"}  # both operands changed: no pairing inside
@@ -79,7 +67,7 @@ def test_changes_at_one_location_share_one_search_per_direction(tmp_path, monkey
     # Both operands replaced: two operands removed and two added at /allOf/0 and /allOf/1, which search alike.
     import govern.witness.search as search
 
-    old, new = _graphs(tmp_path, _nested(10, 8), _nested(5, 20))
+    old, new = schema_graphs(tmp_path, _nested(10, 8), _nested(5, 20))
     results = classify([old], [new])
     assert sorted(change.kind for change in results[0].changes) == ["operand-added", "operand-added",
                                                                     "operand-removed", "operand-removed"]
@@ -115,7 +103,7 @@ def test_a_discriminator_value_spelled_like_a_keyword_does_not_merge_two_searche
     # Both alternatives of the group "allOf" tighten their bound: each change is at its own position in the
     # group (`.../oneOf/allOf/0`, `.../oneOf/allOf/1`), not at operands of an allOf, so each gets the
     # witness of its own alternative.
-    old, new = _graphs(tmp_path, _same_kind_alternatives(10, 20), _same_kind_alternatives(5, 15))
+    old, new = schema_graphs(tmp_path, _same_kind_alternatives(10, 20), _same_kind_alternatives(5, 15))
     results = classify([old], [new])
     report = find_witnesses(results, [old], [new])
     documents = {entry.change.path: entry.witness.document for entry in report.by_change.values()
@@ -153,7 +141,7 @@ def test_routes_reach_every_named_type_by_the_fewest_types_crossed(tmp_path):
                         "B": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}},
                         "C": {"allOf": [{"$ref": "#/$defs/B"}, {"type": "object", "properties": {"e": {"$ref": "#/$defs/E"}}}]},
                         "D": {"type": "string"}, "E": {"type": "integer"}}}
-    graph, _ = _graphs(tmp_path, schema, schema)
+    graph, _ = schema_graphs(tmp_path, schema, schema)
     side = Side(graph)
     root = graph.roots["new:Doc"].type_key
     found = routes(side, root)
@@ -181,7 +169,7 @@ def test_a_root_schema_exports_a_type_when_the_validator_first_looks_it_up(tmp_p
               "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/$defs/B"}},
               "$defs": {"A": {"type": "integer", "maximum": 3}, "B": {"type": "object", "properties": {"c": {"$ref": "#/$defs/C"}}},
                         "C": {"type": "string"}, "Unused": {"type": "null"}}}
-    graph, _ = _graphs(tmp_path, schema, schema)
+    graph, _ = schema_graphs(tmp_path, schema, schema)
     root = graph.roots["new:Doc"].type_key
     exported = root_schema(graph, root, on_demand=True)["$defs"]
     validator = Validator(root_schema(graph, root, on_demand=True))
@@ -204,7 +192,7 @@ def test_routes_to_some_types_are_those_of_all_types(tmp_path):
               "properties": {"a": {"$ref": "#/$defs/A"}},
               "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}, "c": {"$ref": "#/$defs/C"}}},
                         "B": {"type": "array", "items": {"$ref": "#/$defs/C"}}, "C": {"type": "string"}}}
-    graph, _ = _graphs(tmp_path, schema, schema)
+    graph, _ = schema_graphs(tmp_path, schema, schema)
     side = Side(graph)
     root = graph.roots["new:Doc"].type_key
     every = routes(side, root)
@@ -224,7 +212,7 @@ def _chain(values: list[str]) -> dict:
 
 
 def test_a_witness_reaches_the_changed_type_by_the_shortest_route(tmp_path):
-    old, new = _graphs(tmp_path, _chain(["open", "closed"]), _chain(["open", "closed", "archived"]))
+    old, new = schema_graphs(tmp_path, _chain(["open", "closed"]), _chain(["open", "closed", "archived"]))
     results = classify([old], [new])
     (entry,) = find_witnesses(results, [old], [new]).by_change.values()
     assert entry.change.type is not None and entry.change.path == "/properties/status"
