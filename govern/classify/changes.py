@@ -151,14 +151,16 @@ class Side:
         return key
 
     def resolve(self, node: Node) -> Node:
+        if node.__class__ is not Ref:
+            return node
         seen = 0
-        while isinstance(node, Ref) and seen < 1000:
+        while node.__class__ is Ref and seen < 1000:
             node = self.graph.types[node.target].node
             seen += 1
         return node
 
     def digest(self, node: Node) -> str:
-        if isinstance(node, Ref):
+        if node.__class__ is Ref:
             return self.digests[node.target]
         known = self._inline.get(id(node))
         if known is not None:
@@ -739,7 +741,7 @@ class Walker:
             and all(map(self._same, old.operands, new.operands))
 
     def _same_event_root(self, old: Node, new: Node) -> str | None:
-        if not (isinstance(old, Ref) and isinstance(new, Ref)):
+        if old.__class__ is not Ref or new.__class__ is not Ref:
             return None
         event = self.new.event_root(new.target)
         return event if event is not None and self.old.event_root(old.target) == event else None

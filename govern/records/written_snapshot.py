@@ -33,6 +33,7 @@ from govern.sources.jsonschema import (
     ATTRIBUTION, DISCRIMINATOR, MAX_DEPTH, NOT_TYPE, NUMBER_KEYWORDS, RESERVED, SOURCE_POLICY, STRING_KEYWORDS,
     VERSION_MARKER, ZERO_LOWER_BOUNDS, _all_of, _normalized_union, _reject_reference_loops, bind_discriminator, event_roots_of,
 )
+from govern.reader import compact_serializer
 from govern.records.snapshot import DIALECT, EVENT_ROOTS, FORMAT_VERSION, INVENTORY_FORMAT, ROOTS
 from govern.sources.refs import escape_token, unescape_token
 
@@ -46,8 +47,12 @@ _REFERENCE_PREFIX = "#/$defs/"
 _RESOURCE_ID = re.compile(r"urn:govern:record:[A-Za-z0-9_.:@+-]+")
 # Deeper than this, the adapter decides (it refuses schemas nested beyond MAX_DEPTH).
 _DEPTH = MAX_DEPTH - 8
-# Schemas of at most this many values, nested ones included, are read once per resource (see _small_key).
-_SMALL = 16
+# Schemas whose compact text is at most this long are read once per resource (see _small_key); only those
+# with at most _SMALL_KEYS keywords are written out to tell, so no schema of many keywords is written out.
+_SMALL_TEXT = 256
+_SMALL_KEYS = 16
+# How deep such a schema nests at most: each level is an object with a key at least (`{"":` and `}`).
+_SMALL_NESTING = _SMALL_TEXT // 5 + 1
 # Constraint keywords read per JSON type, each as the adapter keeps it: verbatim as a constraint.
 _PRIMITIVE_KEYWORDS = {
     "string": STRING_KEYWORDS - {"contentSchema"},
@@ -151,7 +156,7 @@ class _Reader:
         # Small schemas by content (see _small_key): a large snapshot repeats a few of them thousands of times
         # ({"type": "string"}, a reference, a list of references to one type). Each is read once and its node
         # shared, as the adapter shares such nodes, which also lets digests reuse their work by node.
-        self.small: dict[tuple, Node] = {}
+        self.small: dict[bytes, Node] = {}
 
     def node(self, schema: Any, depth: int) -> Node:
         if depth > _DEPTH:
@@ -162,12 +167,11 @@ class _Reader:
             return NEVER
         if schema.__class__ is not dict:
             raise _Decline
-        # Only where reading it could not reach the depth limit (a small schema nests no deeper than it has
-        # values): a shared node must be what reading it here gives.
-        found = _small_key(schema, _SMALL) if depth + _SMALL < _DEPTH else None
-        if found is None:
+        # Only where reading it could not reach the depth limit (a small schema nests no deeper than
+        # _SMALL_NESTING levels): a shared node must be what reading it here gives.
+        key = _small_key(schema) if depth + _SMALL_NESTING < _DEPTH and len(schema) <= _SMALL_KEYS else None
+        if key is None:
             return self._read(schema, depth)
-        key = found[0]
         known = self.small.get(key)
         if known is None:
             known = self.small[key] = self._read(schema, depth)
@@ -306,48 +310,21 @@ class _Reader:
                                   lambda value, reference: self._target(reference))
 
 
-def _small_key(schema: dict, room: int) -> tuple[tuple, int] | None:
-    """What reading a schema of at most `room` values (nested ones included) depends on, and the room left;
-    None for a larger schema. Within one resource a reference names the same type wherever it stands, so a
-    schema's reading depends on its content alone: its keys and values, each value with its class, since `1`,
-    `1.0` and `true` are equal in Python but not in JSON (and floats by their text, which tells `-0.0` from
-    `0.0`). Unlike the adapter's key, no keyword is left out: what makes this reader decline must make it
-    decline wherever it stands."""
-    if len(schema) > room:
+def _small_key(schema: dict) -> bytes | None:
+    """What reading a small schema depends on: its compact JSON text (None for a larger one, or one orjson
+    cannot write). Within one resource a reference names the same type wherever it stands, so a schema's
+    reading depends on its content alone: its keys and values in order, each value with its class, since
+    `1`, `1.0` and `true` are equal in Python but not in JSON, which the text keeps apart (and floats by
+    their shortest text, which tells `-0.0` from `0.0`). Unlike the adapter's key, no keyword is left out:
+    what makes this reader decline must make it decline wherever it stands."""
+    dumps = compact_serializer()
+    if dumps is None:  # pragma: no cover - orjson is a declared dependency
         return None
-    room -= len(schema)
-    key = []
-    for name, value in schema.items():
-        kind = value.__class__
-        if kind is list:
-            if len(value) > room:
-                return None
-            room -= len(value)
-            items = []
-            for item in value:
-                item_kind = item.__class__
-                if item_kind is dict or item_kind is float or item_kind is list:
-                    found = _value_key(item, room) if item_kind is not list else None
-                    if found is None:
-                        return None
-                    item, room = found
-                items.append((item_kind, item))
-            value = tuple(items)
-        elif kind is dict or kind is float:
-            found = _value_key(value, room)
-            if found is None:
-                return None
-            value, room = found
-        key.append((name, kind, value))
-    return tuple(key), room
-
-
-def _value_key(value: Any, room: int) -> tuple[Any, int] | None:
-    """A value other than a list as _small_key keys it, and the room left (None: too large)."""
-    kind = value.__class__
-    if kind is dict:
-        return _small_key(value, room)
-    return (repr(value) if kind is float else value), room
+    try:
+        text = dumps(schema)
+    except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, a lone surrogate
+        return None
+    return text if len(text) <= _SMALL_TEXT else None
 
 
 def _primitive(kind: Any, schema: dict, type_keyword: str | None) -> Primitive:

@@ -388,6 +388,21 @@ def test_equal_small_schemas_are_read_once_into_one_node():
     assert first["one"] != first["yes"]  # 1 and true: equal in Python, not in JSON
 
 
+def test_small_schemas_are_told_by_their_compact_text():
+    """A schema of many short values is small too (an enum of twenty numbers: one node wherever it stands),
+    and one holding an integer beyond 64 bits, which the compact writer refuses, is read where it stands."""
+    many, large = {"enum": list(range(20))}, {"const": 2 ** 70}
+    document = exported({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+        "A": {"type": "object", "properties": {"a": many, "b": many, "c": large, "d": large, "e": {"const": 1.5}}},
+        "B": {"type": "object", "properties": {"a": many, "e": {"const": 1.5}, "f": {"const": "1.5"}}}}})
+    direct = read_written_snapshot(copy.deepcopy(document), "records/x.schema.json")
+    assert_same_graphs(direct, adapter_result(document))
+    first, second = ({prop.name: prop.node for prop in direct[0].types[name].node.properties} for name in "AB")
+    assert first["a"] is first["b"] is second["a"]
+    assert first["c"] == first["d"]
+    assert first["e"] is second["e"] and second["e"] != second["f"]
+
+
 def _nested_arrays(depth: int, leaf: dict) -> dict:
     schema = leaf
     for _ in range(depth):
