@@ -169,6 +169,19 @@ def object_minimal(side, obj: Object, depth: int = 0, omit: str | None = None) -
     return value
 
 
+def _once(make: Callable[[], Any]) -> Callable[[], Any]:
+    """`make()` when first asked for, the same value after: a document's minimal surroundings of a location
+    are built only once a document there is written (locating the nodes at a change writes none)."""
+    made: list = []
+
+    def value() -> Any:
+        if not made:
+            made.append(make())
+        return made[0]
+
+    return value
+
+
 def _distinct(values: Iterator[Any], count: int) -> list:
     found: dict[str, Any] = {}
     for value in values:
@@ -372,20 +385,25 @@ def _union_values(side, node: Union, hints: Hints, depth: int) -> Iterator[Any]:
 def _intersection_values(side, node: Intersection, hints: Hints, depth: int) -> Iterator[Any]:
     for operand, others in _operands_with_the_rest(side, node, depth):
         for value in candidates(side, operand, hints, depth + 1):
-            yield merge(value, others)
+            yield merge(value, others())
     yield from hints.values()
 
 
-def _operands_with_the_rest(side, node: Intersection, depth: int) -> Iterator[tuple[Node, Any]]:
-    """Each operand that describes values (not an applicator), with the minimal value of all the others."""
+def _operands_with_the_rest(side, node: Intersection, depth: int) -> Iterator[tuple[Node, Callable[[], Any]]]:
+    """Each operand that describes values (not an applicator), with the minimal value of all the others (built
+    when first asked for)."""
     operands = [operand for operand in node.operands if not isinstance(side.resolve(operand), Applicator)]
-    bases = [minimal(side, operand, depth + 1) for operand in operands]
-    for index, operand in enumerate(operands):
+    bases = _once(lambda: [minimal(side, operand, depth + 1) for operand in operands])
+
+    def the_rest(index: int) -> Any:
         others: Any = ABSENT
-        for position, value in enumerate(bases):
+        for position, value in enumerate(bases()):
             if position != index:
                 others = merge(others, value)
-        yield operand, others
+        return others
+
+    for index, operand in enumerate(operands):
+        yield operand, _once(lambda index=index: the_rest(index))
 
 
 def _opaque_values(node: Opaque, hints: Hints) -> Iterator[Any]:
@@ -436,13 +454,13 @@ def documents(side, node: Node, tokens: list[str], leaf: Leaf, depth: int = 0,
     if isinstance(node, Object):
         yield from _object_documents(side, node, head, rest, leaf, depth, undeclared)
     elif isinstance(node, Map) and head == "additionalProperties":
-        base = minimal(side, node, depth)
+        base = _once(lambda: minimal(side, node, depth))
         for value in documents(side, node.values, rest, leaf, depth + 1, undeclared):
-            yield base if value is ABSENT else {**base, MAP_KEY: value}
+            yield base() if value is ABSENT else {**base(), MAP_KEY: value}
     elif isinstance(node, Array) and head == "items":
-        base = minimal(side, node, depth)
+        base = _once(lambda: minimal(side, node, depth))
         for value in documents(side, node.items, rest, leaf, depth + 1, undeclared):
-            yield base if value is ABSENT else [value] + base[1:]
+            yield base() if value is ABSENT else [value] + base()[1:]
     elif isinstance(node, Tuple) and head in ("prefixItems", "items"):
         yield from _tuple_documents(side, node, head, rest, leaf, depth, undeclared)
     elif isinstance(node, Union):
@@ -462,38 +480,38 @@ def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf
                       undeclared: bool = False) -> Iterator[Any]:
     if head == "properties" and rest:
         name, deeper = rest[0], rest[1:]
-        base = object_minimal(side, node, depth, omit=name)
+        base = _once(lambda: object_minimal(side, node, depth, omit=name))
         prop = node.property(name)
         if prop is None or prop.reserved:
             if not deeper:
                 for value in leaf(None):
                     if value is ABSENT:
-                        yield base
+                        yield base()
                 claimed = any(_searches(pattern, name) for pattern, _ in node.pattern_properties)
                 if undeclared and prop is None and not claimed:
                     for value in leaf(node.additional):
                         if value is not ABSENT:
-                            yield {**base, name: value}
+                            yield {**base(), name: value}
             return
         if not prop.required and not deeper:
-            yield base
+            yield base()
         for value in documents(side, prop.node, deeper, leaf, depth + 1, undeclared):
-            yield base if value is ABSENT else {**base, name: value}
+            yield base() if value is ABSENT else {**base(), name: value}
     elif head == "additionalProperties":
-        base = object_minimal(side, node, depth)
+        base = _once(lambda: object_minimal(side, node, depth))
         name = extra_name(node)
         for value in documents(side, node.additional, rest, leaf, depth + 1, undeclared):
             if value is not ABSENT:
-                yield {**base, name: value}
+                yield {**base(), name: value}
     elif head == "patternProperties" and rest:
-        base = object_minimal(side, node, depth)
+        base = _once(lambda: object_minimal(side, node, depth))
         governing = dict(node.pattern_properties).get(rest[0], node.additional)
         for key in sample_regex(rest[0]):
             if node.property(key) is not None:
                 continue
             for value in documents(side, governing, rest[1:], leaf, depth + 1, undeclared):
                 if value is not ABSENT:
-                    yield {**base, key: value}
+                    yield {**base(), key: value}
     else:
         yield from leaf(node)
 
@@ -522,12 +540,11 @@ def _tuple_documents(side, node: Tuple, head: str, rest: list[str], leaf: Leaf, 
     else:
         yield from leaf(node)
         return
-    base = minimal(side, node, depth)
+    base = _once(lambda: minimal(side, node, depth))
     slot = node.items[position] if position < len(node.items) else node.rest
-    filler = minimal(side, node.rest, depth + 1)
-    prefix = (base + [filler] * position)[:position]
+    prefix = _once(lambda: (base() + [minimal(side, node.rest, depth + 1)] * position)[:position])
     for value in documents(side, slot, deeper, leaf, depth + 1, undeclared):
-        yield prefix if value is ABSENT else prefix + [value] + base[position + 1:]
+        yield prefix() if value is ABSENT else prefix() + [value] + base()[position + 1:]
 
 
 def _union_documents(side, node: Union, head: str, rest: list[str], tokens: list[str], leaf: Leaf,
@@ -583,7 +600,7 @@ def _intersection_documents(side, node: Intersection, head: str, rest: list[str]
         return
     for operand, others in _operands_with_the_rest(side, node, depth):
         for value in documents(side, operand, target, leaf, depth + 1, undeclared):
-            yield merge(value, others)
+            yield merge(value, others())
 
 
 def locations(side, node: Node, reader=None, reader_node: Node | None = None, max_depth: int = 8,
@@ -674,30 +691,34 @@ def routes(side, root: str, wanted: Iterable[str] | None = None) -> dict[str, li
     for all types at once, ending as soon as every wanted type is reached."""
     from collections import deque
 
-    # Each type reached: the type it was first reached from, and the tokens inside that one.
-    parents: dict[str, tuple[str | None, tuple[str, ...]]] = {root: (None, ())}
+    # Each type reached: the type it was first reached from, and the way inside that one, as a chain of
+    # (the way to the parent node, the step from it) pairs, spelled out only for the route asked for.
+    parents: dict[str, tuple[str | None, Any]] = {root: (None, None)}
     missing = None if wanted is None else set(wanted) - {root}
     types: deque = deque([root])
     while types and missing != set():
         key = types.popleft()
-        inside: deque = deque([((), side.graph.types[key].node)])
+        inside: deque = deque([(None, side.graph.types[key].node)])
         while inside:
-            tokens, node = inside.popleft()
+            way, node = inside.popleft()
             if isinstance(node, Ref):
                 if node.target not in parents:
-                    parents[node.target] = (key, tokens)
+                    parents[node.target] = (key, way)
                     types.append(node.target)
                     if missing is not None:
                         missing.discard(node.target)
                 continue
-            inside.extend((tokens + tuple(step), child) for step, child in _route_steps(side, node))
+            for step, child in _route_steps(side, node):
+                inside.append(((way, step) if step else way, child))
 
     def route(key: str) -> list[str]:
-        pieces = []
+        steps = []
         while key is not None:
-            key, tokens = parents[key]
-            pieces.append(tokens)
-        return [token for piece in reversed(pieces) for token in piece]
+            key, way = parents[key]
+            while way is not None:
+                way, step = way
+                steps.append(step)
+        return [token for step in reversed(steps) for token in step]
 
     return {key: route(key) for key in (parents if wanted is None else wanted) if key in parents}
 
