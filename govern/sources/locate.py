@@ -18,26 +18,28 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 
 
-def pointer_line(text: str, pointer: str, members: dict | None = None) -> int | None:
+def pointer_line(text: str, pointer: str, members: dict | None = None, json_text: bool = False) -> int | None:
     """The line of the key (or array element) a JSON pointer ends at; 1 for the whole document.
 
     `members` keeps the members of every container read so far, for further pointers into the same text:
-    each container is then scanned once, however many roots it holds.
+    each container is then scanned once, however many roots it holds. With `json_text` (a text the strict
+    JSON reader accepts), a container is scanned only as far as the members asked for, and a member's value
+    is stepped over only to reach a later one, so a pointer does not decode the containers it descends into.
     """
-    offset = pointer_offset(text, pointer, members)
+    offset = pointer_offset(text, pointer, members, json_text)
     return None if offset is None else text.count("\n", 0, offset) + 1
 
 
-def pointer_offset(text: str, pointer: str, members: dict | None = None) -> int | None:
+def pointer_offset(text: str, pointer: str, members: dict | None = None, json_text: bool = False) -> int | None:
     """Where in `text` the key (or array element) a JSON pointer ends at starts; 0 for the whole document
-    (`members`: see `pointer_line`)."""
+    (`members`, `json_text`: see `pointer_line`)."""
     members = {} if members is None else members
     tokens = [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]] if pointer else []
     index, start = _skip(text, 0), 0
     try:
         for token in tokens:
             if index not in members:
-                members[index] = _members(text, index)
+                members[index] = _MembersAsked(text, index) if json_text else _members(text, index)
             index, start = members[index].get(token, (None, 0))
             if index is None:
                 return None
@@ -74,6 +76,47 @@ def _members(text: str, index: int) -> dict[str, tuple[int, int]]:
     return found
 
 
+class _MembersAsked:
+    """The members of the container at `index` of a JSON text, read as far as they are asked for: token ->
+    (where the member's value starts, where the member starts), as `_members` finds them. The value of the
+    member read last is stepped over only when a later member is asked for."""
+
+    __slots__ = ("text", "opener", "position", "pending", "count", "found", "done")
+
+    def __init__(self, text: str, index: int):
+        self.text = text
+        self.opener = text[index]
+        self.found: dict[str, tuple[int, int]] = {}
+        self.count = 0
+        self.pending: int | None = None  # where the value of the member read last starts
+        self.done = self.opener not in "{["
+        self.position = index if self.done else _skip(text, index + 1)
+
+    def get(self, token: str, default: tuple[int | None, int]) -> tuple[int | None, int]:
+        text, found = self.text, self.found
+        while token not in found and not self.done:
+            position = self.position
+            if self.pending is not None:
+                position = _skip(text, _skip_value(text, self.pending))
+                self.pending = None
+                self.count += 1
+                if text[position] == ",":
+                    position = _skip(text, position + 1)
+            if text[position] in "}]":
+                self.done = True
+                break
+            start = position
+            if self.opener == "{":
+                key, position = scanstring(text, position + 1)
+                position = _skip(text, position)
+                position = _skip(text, position + 1)  # past ':'
+            else:
+                key = str(self.count)
+            found.setdefault(key, (position, start))
+            self.position = self.pending = position
+        return found.get(token, default)
+
+
 def _skip_value(text: str, index: int) -> int:
     """Where the JSON value at index ends (the C decoder reads it: scanning a large container token by token
     in Python cost more than the rest of locating)."""
@@ -102,7 +145,8 @@ def root_locations(config: Config, graphs: list[TypeGraph]) -> dict[str, str]:
             else:
                 if file not in texts:
                     texts[file], members[file] = _read(config.project_root / file), {}
-                offset = pointer_offset(texts[file], pointer, members[file]) if texts[file] is not None else None
+                offset = pointer_offset(texts[file], pointer, members[file], json_text=not file.lower().endswith(
+                    (".yaml", ".yml"))) if texts[file] is not None else None
                 if offset is not None:
                     offsets.setdefault(file, {})[root_id] = offset
             found[root_id] = f"{file}:{line}" if line else file
