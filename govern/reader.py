@@ -164,6 +164,13 @@ def compact_serializer() -> Callable[[Any], bytes] | None:
     return None  # pragma: no cover - another orjson with another limit: the hooked parse below stays exact
 
 
+def kept_text(text: bytes) -> bytes:
+    """A copy of a compact text to keep (as a dictionary key, say): orjson's bytes keep the whole buffer they
+    were written into, four kilobytes at least, so a table of its small texts would hold forty times their
+    size; the copy holds the text alone."""
+    return bytes(memoryview(text))
+
+
 def _proved_strict(text: str, value: Any) -> bool:
     """Whether `value`, parsed from `text` by the C parser without per-object hooks, is proved to come from a
     text with no duplicate key, no integer beyond 64 bits and no nesting deeper than MAX_DEPTH.

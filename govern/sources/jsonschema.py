@@ -25,7 +25,7 @@ from govern.model.nodes import (
     NEVER, OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node,
     Object, Opaque, Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
 )
-from govern.reader import compact_serializer
+from govern.reader import compact_serializer, kept_text
 from govern.sources.refs import (
     OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, reference_boundaries, urljoin,
 )
@@ -302,7 +302,7 @@ class Converter:
             if reference.__class__ is str:
                 target = self.schemas.known(reference, parent.base)
                 if target is not None:  # a reference resolved before, taken without a context of its own
-                    node = texts[text] = self._reference(target, parent.depth + 1)
+                    node = texts[kept_text(text)] = self._reference(target, parent.depth + 1)
                     return node
         leaf = _leaf_key(schema, parent.document.dialect)
         if leaf is not None:
@@ -318,7 +318,7 @@ class Converter:
             node = self._convert(schema, parent.child(*tokens))
             if len(self.notes) != noted:
                 return node
-        texts[text] = node
+        texts[kept_text(text)] = node
         return node
 
     def convert_beside(self, schema: Any, parent: _Context, *tokens: str | int) -> Node:
@@ -717,7 +717,7 @@ class Converter:
                     node = self._converted_text(sub, texts, text, context, ("properties", name))
                     prop = self._property(name, sub, node, is_required, False)
                     if len(self.notes) == noted:
-                        by_text[text] = prop
+                        by_text[kept_text(text)] = prop
             if prop is not None:
                 properties.append(prop)
         undeclared = sorted(required_names.difference(properties_schema))
