@@ -25,7 +25,7 @@ from govern.model.nodes import (
     NEVER, OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node,
     Object, Opaque, Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
 )
-from govern.reader import compact_serializer, kept_text
+from govern.reader import compact_serializer, kept_text, long_lived
 from govern.sources.refs import (
     OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, reference_boundaries, urljoin,
 )
@@ -1359,6 +1359,7 @@ def _policy_version(policy: Any, context: _Context) -> int | None:
 # --- graphs -----------------------------------------------------------------------------------------
 
 
+@long_lived()  # the nodes and the graph made here are kept, and hold no reference cycle
 def finish_graph(converter: Converter, source: str, roots: dict[str, tuple[str, str]], origin: str,
                  format_version: str | int | None = None) -> TypeGraph:
     """Name every converted location, rewrite references to names and check for structureless loops.
@@ -1512,6 +1513,7 @@ def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], o
             node = types[node.target]
 
 
+@long_lived()
 def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
                     format_version_pointer: str | None = None, adhoc: bool = False,
                     document_root: str | None = None, all_definitions: bool = True,

@@ -14,6 +14,7 @@ from typing import Any
 from govern.config import SourcePolicy
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
+from govern.reader import long_lived
 from govern.sources.jsonschema import Converter, finish_graph, read_format_version
 from govern.sources.refs import OPENAPI_30, SchemaSet, dialect_of, escape_token, reference_boundaries
 
@@ -21,6 +22,7 @@ HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "tra
 COMPONENT_PREFIX = "#/components/schemas/"
 
 
+@long_lived()
 def load_openapi(source: str, path: Path, roots: dict[str, tuple[str | None, str]], project_root: Path | None,
                  format_version_pointer: str | None = "/info/version", discover: bool = True,
                  allow_outside: tuple[Path, ...] = (), annotations: tuple[str, ...] = (),
