@@ -180,9 +180,11 @@ def _named(differences: Iterator["Difference | Enter"], **names: str | None) -> 
     """The differences with arguments that say where they are (an alternative, an event root), unless a
     nearer one already says so."""
     given = {key: value for key, value in names.items() if value is not None}
-    if not given:
-        yield from differences
-        return
+    return _with_given_names(differences, given) if given else differences
+
+
+def _with_given_names(differences: Iterator["Difference | Enter"],
+                      given: dict[str, str]) -> Iterator["Difference | Enter"]:
     for difference in differences:
         if isinstance(difference, Enter):
             difference.transforms.append(_Named(given))
@@ -559,6 +561,8 @@ class Walker:
         self._same_format = old.graph.inventory_format == new.graph.inventory_format
         # Pairs of composite nodes told equal or not (see `_same`), with the nodes, so their ids stay theirs.
         self._equal: dict[tuple[int, int], tuple[Node, Node, bool]] = {}
+        # Whether any type of the new side is an event root's (see `_same_event_root`).
+        self._events = bool(new.graph.event_roots)
 
     def differences(self, old: Node, new: Node) -> Iterator[Difference]:
         """Every difference between `old` and `new`, compared from the top (the root's own structure).
@@ -574,31 +578,36 @@ class Walker:
         # the names guarded where it was met, and what its route does to a difference (`effect`).
         frames: list[tuple[Iterator, Place | None, _Context | None, _Context | None, bool, tuple | None]] = [
             (self._compare_nodes(old, new, ""), None, None, None, self._names_guarded, None)]
+        visited, locations, named_key = self._visited, self.new.graph.locations, self.new.named_key
         while frames:
             walk, place, context, inherited, guarded, effect = frames[-1]
             self._place = place
-            item = next(walk, None)
-            if item is None:
+            for item in walk:
+                if item.__class__ is not Enter:
+                    if context is not None:
+                        item = context.apply(item)
+                    yield item if place is None else replace(item, place=place)
+                    continue
+                # Only here are the wrappers it passed on its way up known, and with them its route's effect.
+                transforms = item.transforms
+                entered_effect = _route_effect(transforms, effect) if transforms else effect
+                # (An Enter is made only for a pair whose digests differ: see `_enters`.)
+                seen = (item.old.target, item.new.target, item.guarded, entered_effect)
+                if seen in visited:
+                    continue
+                visited.add(seen)
+                key = named_key(item.new.target)
+                entered = Place(key, locations.get(key), place, item.path,
+                                (place is None or place.at_top) and not item.path)
+                frames.append((self._compare_entered(item.old, item.new), entered,
+                               _Context.within(transforms, inherited) if transforms else inherited,
+                               _Context.within(_without_alternatives(transforms), inherited) if transforms
+                               else inherited, self._names_guarded, entered_effect))
+                self._names_guarded = item.guarded
+                break  # the entered pair's frame runs to its end before this one goes on
+            else:
                 frames.pop()
                 self._names_guarded = guarded  # as the frame that met the pair left it
-                continue
-            if isinstance(item, Enter):
-                # Only here are the wrappers it passed on its way up known, and with them its route's effect.
-                entered_effect = _route_effect(item.transforms, effect)
-                if not self._enters(item.old, item.new, entered_effect, item.guarded):
-                    continue
-                key = self.new.named_key(item.new.target)
-                entered = Place(key, self.new.graph.locations.get(key), place, item.path,
-                                (place is None or place.at_top) and not item.path)
-                frames.append((self._compare_nodes(item.old, item.new, ""), entered,
-                               _Context.within(item.transforms, inherited),
-                               _Context.within(_without_alternatives(item.transforms), inherited),
-                               self._names_guarded, entered_effect))
-                self._names_guarded = item.guarded
-                continue
-            if context is not None:
-                item = context.apply(item)
-            yield item if place is None else replace(item, place=place)
 
     def _next_level(self, differences: Iterator[Difference]) -> Iterator[Difference]:
         """Children of an object or array are another level, which sibling operands do not guard."""
@@ -652,6 +661,14 @@ class Walker:
             return False
         self._visited.add(pair)
         return True
+
+    def _compare_entered(self, old: Ref, new: Ref) -> Iterator[Difference | Enter]:
+        """The walk of a pair of named types entered through references, which is entered only when their
+        digests differ. Their nodes are not first tested for equal digests (`_same`): the test would say they
+        differ, or, had they been equal, the walk would find nothing in them either (every child pair it
+        meets is then equal, which it skips). Within a recursive component every entered pair differs, and
+        the test would run through each type's properties up to its first reference only to be repeated."""
+        return self._compare_resolved(self.old.resolve(old), self.new.resolve(new), "")
 
     def _compare_nodes(self, old: Node, new: Node, path: str) -> Iterator[Difference | Enter]:
         # Not a generator itself (nor is `_compare_resolved`): what it decides depends on the nodes alone,
@@ -796,25 +813,31 @@ class Walker:
             yield Difference(path, "enum-value-removed", old, new, _args(values=", ".join(removed)), (OLD_DATA,))
 
     def _compare_object(self, old: Object, new: Object, path: str) -> Iterator[Difference]:
+        prefix = path + "/properties/"
+        old_digests, new_digests = self.old.digests, self.new.digests
+        same_format, same = self._same_format, self._same
         for name, before, after in _property_pairs(old.properties, new.properties):
             if before is not None and after is not None and before.reserved == after.reserved \
                     and before.required == after.required:
                 # The common case, told without a generator per property: a pair of named types is entered
-                # as `compare` enters it one level down (no sibling guards names there), and a pair with equal
-                # digests holds nothing.
+                # as `compare` enters it one level down (no sibling guards names there), a pair with equal
+                # digests holds nothing, and any other pair of one kind is walked as `_below` walks it.
                 old_node, new_node = before.node, after.node
                 kind = old_node.__class__
                 if kind is new_node.__class__:
                     if kind is Ref:
-                        if self._differ(old_node, new_node):
-                            yield Enter(old_node, new_node, f"{path}/properties/{_escape(name)}", False,
-                                        self._same_event_root(old_node, new_node))
+                        if old_digests[old_node.target] != new_digests[new_node.target] or not same_format:
+                            yield Enter(old_node, new_node, prefix + _escape(name), False,
+                                        self._same_event_root(old_node, new_node) if self._events else None)
                         continue
-                    if kind in _LEAVES and self._same_format and old_node == new_node or self._same(old_node, new_node):
+                    if same_format and old_node == new_node if kind in _LEAVES else same(old_node, new_node):
                         continue
-                elif self._same(self.old.resolve(old_node), self.new.resolve(new_node)):
+                    if not self._names_guarded:
+                        yield from self._compare_resolved(old_node, new_node, prefix + _escape(name))
+                        continue
+                elif same(self.old.resolve(old_node), self.new.resolve(new_node)):
                     continue
-            where = f"{path}/properties/{_escape(name)}"
+            where = prefix + _escape(name)
             if before is None:
                 yield self._property_added(old, new, after, where)
             elif after is None:
@@ -1004,8 +1027,11 @@ class Walker:
         """In a oneOf, a changed or added alternative that may overlap another moves instances into or out
         of the overlap, which oneOf rejects: it breaks both ways, and a widening is no longer allowed."""
         if not union.exclusive or not any(may_overlap(self.new, union, alternative) for alternative in alternatives):
-            yield from differences
-            return
+            return differences
+        return self._exclusive_differences(differences)
+
+    @staticmethod
+    def _exclusive_differences(differences: Iterator[Difference]) -> Iterator[Difference]:
         for difference in differences:
             if isinstance(difference, Enter):
                 difference.transforms.append(_Mapped(_exclusive))
@@ -1017,7 +1043,7 @@ class Walker:
         keyword = new.keyword if new.keyword is not None else "oneOf" if new.exclusive else "anyOf"  # as written
         base = f"{path}/{keyword}" if keyword else path  # "": the schema's own keywords (a list of types)
         groups_old = self._groups(self.old, old)
-        groups_new = self._groups(self.new, new)
+        groups_new = self._groups(self.new, new) if groups_old is not None else None
         if groups_old is not None and groups_new is not None:
             for kind in sorted(groups_old.keys() | groups_new.keys()):
                 name = _value_text(kind)
@@ -1096,12 +1122,14 @@ class Walker:
             unmatched_new = [j for j in unmatched_new if j not in paired]
         # Pair the rest when their kinds match one to one, so a change inside an alternative is precise.
         old_kinds = {i: self.old.resolve(before[i].node).kind for i in unmatched_old}
-        old_count = Counter(old_kinds.values())
+        old_count: dict[str, int] = {}
+        for kind in old_kinds.values():
+            old_count[kind] = old_count.get(kind, 0) + 1
         new_by_kind: dict[str, list[int]] = {}
         for j in unmatched_new:
             new_by_kind.setdefault(self.new.resolve(after[j].node).kind, []).append(j)
         for i in list(unmatched_old):
-            candidates = new_by_kind.get(old_kinds[i], [])
+            candidates = new_by_kind.get(old_kinds[i], ())
             if len(candidates) == 1 and old_count[old_kinds[i]] == 1:
                 j = candidates[0]
                 unmatched_old.remove(i)
@@ -1226,6 +1254,9 @@ class Walker:
                          _kind_breaks(old, new))
 
     def _constraints(self, old, new, path: str) -> Iterator[Difference]:
+        return _NOTHING if old == new else self._constraint_changes(old, new, path)
+
+    def _constraint_changes(self, old, new, path: str) -> Iterator[Difference]:
         before, after = dict(old), dict(new)
         for keyword in sorted(before.keys() | after.keys()):
             if before.get(keyword) == after.get(keyword):
