@@ -109,6 +109,10 @@ class Side:
     # types of every other alternative once per alternative it compares.
     _types: dict[int, tuple[Node, frozenset[str]]] = field(default_factory=dict, repr=False, compare=False)
     _unions: dict[int, tuple[Union, Counter, dict[int, int]]] = field(default_factory=dict, repr=False, compare=False)
+    # Discriminator values of the nodes asked about, by identity and property name: every union that names a
+    # type among its alternatives asks for that type's values.
+    _discriminators: dict[tuple[int, str], tuple[Node, tuple[str, ...] | None]] = field(
+        default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, graph: TypeGraph) -> "Side":
@@ -377,6 +381,13 @@ def guards_names(side: "Side", node: Node) -> bool:
 
 def discriminator_values(side: Side, node: Node, property_name: str = "kind") -> tuple[str, ...] | None:
     """The wire values of a discriminator property on an object alternative, if it has a literal one."""
+    known = side._discriminators.get((id(node), property_name))
+    if known is None:
+        known = side._discriminators[id(node), property_name] = (node, _discriminator_values(side, node, property_name))
+    return known[1]
+
+
+def _discriminator_values(side: Side, node: Node, property_name: str) -> tuple[str, ...] | None:
     resolved = side.resolve(node)
     operands = resolved.operands if isinstance(resolved, Intersection) else (resolved,)
     for operand in operands:
@@ -984,12 +995,15 @@ class Walker:
         pairs = []
         if len(old_rest) == len(new_rest) == 1:
             pairs.append((old_rest.pop(), new_rest.pop()))
-        for slot in (_operand_slot, lambda node, position: _operand_slot(node, position)[1]):
-            old_slots = Counter(slot(old, i) for i in old_rest)
-            new_slots = {slot(new, j): j for j in new_rest}
-            new_counts = Counter(slot(new, j) for j in new_rest)
+        # By where an operand was written and its kind, then by its kind alone (see `_operand_slot`).
+        old_keys = {i: _operand_slot(old, i) for i in old_rest}
+        new_keys = {j: _operand_slot(new, j) for j in new_rest}
+        for part in (slice(None), 1):
+            old_slots = Counter(old_keys[i][part] for i in old_rest)
+            new_slots = {new_keys[j][part]: j for j in new_rest}
+            new_counts = Counter(new_keys[j][part] for j in new_rest)
             for i in list(old_rest):
-                key = slot(old, i)
+                key = old_keys[i][part]
                 if old_slots[key] == 1 and new_counts[key] == 1:
                     pairs.append((i, new_slots[key]))
                     old_rest.remove(i)

@@ -47,12 +47,14 @@ _REFERENCE_PREFIX = "#/$defs/"
 _RESOURCE_ID = re.compile(r"urn:govern:record:[A-Za-z0-9_.:@+-]+")
 # Deeper than this, the adapter decides (it refuses schemas nested beyond MAX_DEPTH).
 _DEPTH = MAX_DEPTH - 8
-# Schemas whose compact text is at most this long are read once per resource (see _small_key); only those
+# Schemas whose compact text is at most this long are read once per resource (see _Reader.node); only those
 # with at most _SMALL_KEYS keywords are written out to tell, so no schema of many keywords is written out.
 _SMALL_TEXT = 256
 _SMALL_KEYS = 16
 # How deep such a schema nests at most: each level is an object with a key at least (`{"":` and `}`).
 _SMALL_NESTING = _SMALL_TEXT // 5 + 1
+# Small schemas are shared only above this depth: reading one there cannot reach the depth limit.
+_SHARED_DEPTH = _DEPTH - _SMALL_NESTING
 # Constraint keywords read per JSON type, each as the adapter keeps it: verbatim as a constraint.
 _PRIMITIVE_KEYWORDS = {
     "string": STRING_KEYWORDS - {"contentSchema"},
@@ -153,29 +155,47 @@ class _Reader:
     def __init__(self, table: dict):
         self.table = table
         self.refs: dict[str, Ref] = {}  # by the reference as written
-        # Small schemas by content (see _small_key): a large snapshot repeats a few of them thousands of times
+        # Small schemas by content (see `node`): a large snapshot repeats a few of them thousands of times
         # ({"type": "string"}, a reference, a list of references to one type). Each is read once and its node
         # shared, as the adapter shares such nodes, which also lets digests reuse their work by node.
         self.small: dict[bytes, Node] = {}
+        # Properties by (name, node, required): the same property recurs across the types of a large snapshot,
+        # and one immutable object serves them all, as in the adapter (the key's node identity stays its own:
+        # the property kept holds the node).
+        self.properties: dict[tuple[str, int, bool], Property] = {}
+        self.dumps = compact_serializer()
 
     def node(self, schema: Any, depth: int) -> Node:
+        """The node of a schema at `depth`. A small schema is read once per resource, keyed by its compact
+        JSON text (orjson's, None for a larger one or one orjson cannot write). Within one resource a
+        reference names the same type wherever it stands, so a schema's reading depends on its content alone:
+        its keys and values in order, each value with its class, since `1`, `1.0` and `true` are equal in
+        Python but not in JSON, which the text keeps apart (and floats by their shortest text, which tells
+        `-0.0` from `0.0`). Unlike the adapter's key, no keyword is left out: what makes this reader decline
+        must make it decline wherever it stands."""
+        if schema.__class__ is dict:
+            # Only where reading it could not reach the depth limit (a small schema nests no deeper than
+            # _SMALL_NESTING levels): a shared node must be what reading it here gives.
+            if depth < _SHARED_DEPTH and len(schema) <= _SMALL_KEYS and self.dumps is not None:
+                try:
+                    key = self.dumps(schema)
+                except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, a lone surrogate
+                    key = None
+                if key is not None and len(key) <= _SMALL_TEXT:
+                    known = self.small.get(key)
+                    if known is None:
+                        known = self.small[kept_text(key)] = self._read(schema, depth)
+                    return known
+            elif depth > _DEPTH:
+                raise _Decline
+            return self._read(schema, depth)
         if depth > _DEPTH:
             raise _Decline
         if schema is True:
             return OPEN
         if schema is False:
             return NEVER
-        if schema.__class__ is not dict:
-            raise _Decline
-        # Only where reading it could not reach the depth limit (a small schema nests no deeper than
-        # _SMALL_NESTING levels): a shared node must be what reading it here gives.
-        key = _small_key(schema) if depth + _SMALL_NESTING < _DEPTH and len(schema) <= _SMALL_KEYS else None
-        if key is None:
-            return self._read(schema, depth)
-        known = self.small.get(key)
-        if known is None:
-            known = self.small[kept_text(key)] = self._read(schema, depth)
-        return known
+        raise _Decline
 
     def _read(self, schema: dict, depth: int) -> Node:
         if "type" in schema:
@@ -246,14 +266,21 @@ class _Reader:
         if not required_names.issubset(declared):
             raise _Decline  # a required name the object does not declare: how it counts depends on the content model
         properties = []
+        shared, node, below = self.properties, self.node, depth + 1
         for name in sorted(declared):
             sub = declared[name]
             if sub.__class__ is dict and RESERVED in sub:
                 if sub != {"not": {}, RESERVED: True} or name in required_names:
                     raise _Decline
                 properties.append(Property(name, NEVER, False, True))
-            else:
-                properties.append(Property(name, self.node(sub, depth + 1), name in required_names))
+                continue
+            child = node(sub, below)
+            required_name = name in required_names
+            key = (name, id(child), required_name)
+            prop = shared.get(key)
+            if prop is None:
+                prop = shared[key] = Property(name, child, required_name)
+            properties.append(prop)
         patterns = schema.get("patternProperties", {})
         if patterns.__class__ is not dict:
             raise _Decline
@@ -308,23 +335,6 @@ class _Reader:
             raise _Decline
         return bind_discriminator(union, discriminator["propertyName"], mapping, unbound,
                                   lambda value, reference: self._target(reference))
-
-
-def _small_key(schema: dict) -> bytes | None:
-    """What reading a small schema depends on: its compact JSON text (None for a larger one, or one orjson
-    cannot write). Within one resource a reference names the same type wherever it stands, so a schema's
-    reading depends on its content alone: its keys and values in order, each value with its class, since
-    `1`, `1.0` and `true` are equal in Python but not in JSON, which the text keeps apart (and floats by
-    their shortest text, which tells `-0.0` from `0.0`). Unlike the adapter's key, no keyword is left out:
-    what makes this reader decline must make it decline wherever it stands."""
-    dumps = compact_serializer()
-    if dumps is None:  # pragma: no cover - orjson is a declared dependency
-        return None
-    try:
-        text = dumps(schema)
-    except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, a lone surrogate
-        return None
-    return text if len(text) <= _SMALL_TEXT else None
 
 
 def _primitive(kind: Any, schema: dict, type_keyword: str | None) -> Primitive:

@@ -49,12 +49,17 @@ def _ring(length: int, changed_at: int | None) -> dict:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}
 
 
-def _walk_ring(tmp_path: Path, length: int) -> tuple[int, list]:
+def _ring_sides(tmp_path: Path, length: int) -> list[Side]:
     sides = []
     for name, changed_at in (("old", None), ("new", length - 1)):
         path = tmp_path / f"{name}-{length}.schema.json"
         path.write_text(json.dumps(_ring(length, changed_at)), encoding="utf-8")
         sides.append(Side.of(load_jsonschema("ring", path, {"Start": ("#/$defs/T0", "record")}, tmp_path)))
+    return sides
+
+
+def _walk_ring(tmp_path: Path, length: int) -> tuple[int, list]:
+    sides = _ring_sides(tmp_path, length)
     start = [Ref(next(iter(side.graph.roots.values())).type_key) for side in sides]
     found = list(Walker(*sides).differences(*start))
     hashed = sum(len(side._inline) for side in sides)
@@ -70,6 +75,20 @@ def test_types_that_differ_only_in_the_types_they_refer_to_are_compared_without_
     # Every pair of the ring was compared, yet no inline node is hashed per type: only the one `null`
     # alternative a reference is told apart from, on each side.
     assert large_hashed == small_hashed <= 2
+
+
+def test_a_pair_of_named_types_is_entered_without_testing_its_nodes_for_equal_digests(tmp_path: Path):
+    """The walk enters a pair of named types only when their digests differ: testing their nodes for equal
+    digests again would only run through each type's properties up to its first reference."""
+    old, new = _ring_sides(tmp_path, 30)
+    walker = Walker(old, new)
+    found = list(walker.differences(*(Ref(next(iter(side.graph.roots.values())).type_key) for side in (old, new))))
+    assert [(difference.place.type, difference.path) for difference in found] == [("T29", "/properties/note")]
+    assert len(walker._visited) == 30  # every pair of the ring was walked
+    told = {key for key in walker._equal}
+    tested = {key for key in new.graph.types if (id(old.graph.types[key].node), id(new.graph.types[key].node)) in told}
+    # only the root's own structure, where the walk starts (and no digest says yet whether it differs)
+    assert tested == {next(iter(new.graph.roots.values())).type_key}
 
 
 # --- random graphs of model nodes ---------------------------------------------------------------------
@@ -186,6 +205,9 @@ class _DigestWalker(Walker):
 
     def _below(self, old, new, path):
         return self._next_level(self.compare(old, new, path))
+
+    def _compare_entered(self, old, new):
+        return self._compare_nodes(old, new, "")
 
 
 def _differences(walker_class, pair) -> list:

@@ -388,6 +388,18 @@ def test_equal_small_schemas_are_read_once_into_one_node():
     assert first["one"] != first["yes"]  # 1 and true: equal in Python, not in JSON
 
 
+def test_equal_properties_are_one_object_wherever_they_stand():
+    """A property of the same name, node and requiredness recurs across the types of a large snapshot: like
+    the adapter, the reader makes it once."""
+    document = exported(SHARING_SOURCE)
+    direct = read_written_snapshot(copy.deepcopy(document), "records/x.schema.json")
+    assert_same_graphs(direct, adapter_result(document))
+    first, second = ({prop.name: prop for prop in direct[0].types[name].node.properties} for name in "AB")
+    assert first["a"] is second["a"] and first["tags"] is second["tags"] and first["list"] is second["list"]
+    assert first["a"] is not first["b"]  # one node, two names
+    assert first["c"] is not second["c"] and first["c"].node is not second["c"].node
+
+
 def test_small_schemas_are_told_by_their_compact_text():
     """A schema of many short values is small too (an enum of twenty numbers: one node wherever it stands),
     and one holding an integer beyond 64 bits, which the compact writer refuses, is read where it stands."""
