@@ -12,6 +12,7 @@ import functools
 import itertools
 import os
 import re
+from operator import attrgetter
 from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
@@ -89,6 +90,14 @@ def type_anchor(source: str, name: str) -> str:
     return "type-" + _NOT_IN_ANCHORS.sub("-", f"{source}-{name}".lower()).strip("-")
 
 
+def type_anchors(source: str, names) -> dict[str, str]:
+    """`type_anchor` of each name of one source. Most names are ASCII letters and digits, which the anchor
+    keeps lowercased after the source's part: made without the expression (a large source has thousands)."""
+    source_part = "type-" + _NOT_IN_ANCHORS.sub("-", f"{source}-".lower()).lstrip("-")
+    return {name: source_part + name.lower() if name.isascii() and name.isalnum() else type_anchor(source, name)
+            for name in names}
+
+
 def type_link(source: str, name: str) -> str:
     return f"[`{name}`](#{type_anchor(source, name)})"
 
@@ -105,19 +114,21 @@ class TypeSection(NamedTuple):  # one per named type: a tuple is made several ti
 
 def type_sections(graph: TypeGraph, digests) -> list[TypeSection]:
     """Each named type's section, apart from its labels (the catalog pair shares them: computed once)."""
-    anchors = {name: type_anchor(graph.source, name) for name in graph.types}
+    anchors = type_anchors(graph.source, graph.types)
     known: dict = {}  # each distinct node declared on one line declared once (see `declaration`)
     referring = graph.references_and_policy[0]  # the walk that finds them is the digests' own, done once
     sections = []
     for name, named in graph.types.items():
+        node = named.node
         description = f"{_one_paragraph(named.description)}\n\n" if named.description else ""
-        referred = sorted(referring[name] & anchors.keys())
-        described = _described_properties(named.node)
+        referred = referring[name] & anchors.keys()
         sections.append(TypeSection(
             f'<a id="{anchors[name]}"></a>\n\n#### `{name}`\n\n',
-            f": `{digests[name]}`\n\n{description}```text\n{name} = {declaration(named.node, known=known)}\n```\n\n",
-            ", ".join([f"[`{key}`](#{anchors[key]})" for key in referred]),
-            "".join([f"| `{prop}` | {_cell(text)} |\n" for prop, text in described])))
+            f": `{digests[name]}`\n\n{description}```text\n{name} = {declaration(node, known=known)}\n```\n\n",
+            ", ".join([f"[`{key}`](#{anchors[key]})" for key in sorted(referred)]) if referred else "",
+            # the usual object has no described property: told by one pass over its properties
+            "" if node.__class__ is Object and not any(map(_DESCRIPTION, node.properties))
+            else "".join([f"| `{prop}` | {_cell(text)} |\n" for prop, text in _described_properties(node)])))
     return sections
 
 
@@ -141,12 +152,13 @@ def render_types(graph: TypeGraph, digests: dict[str, str], language: str,
     return "".join(section_texts(sections, language)).split("\n")[:-1]
 
 
+_DESCRIPTION = attrgetter("description")
+
+
 def _described_properties(node) -> list[tuple[str, str]]:
     """The properties of an object type (or of the objects it intersects) that carry a description."""
     kind = node.__class__
     if kind is Object:
-        if not any([prop.description for prop in node.properties]):  # the usual case, asked once per type
-            return []
         objects = [node]
     elif kind is Intersection:
         objects = [operand for operand in node.operands if operand.__class__ is Object]

@@ -68,10 +68,9 @@ def structure(node: Node, written: dict | None = None) -> dict:
 
 
 def _form(node: Node, written: dict | None) -> dict:
-    form: dict = {"kind": node.kind}
     kind = node.__class__  # no node class has subclasses: compared by identity, the most frequent first
     if kind is Object:
-        properties = form["properties"] = {}
+        properties: dict = {}
         look_up = (written or {}).get  # a large source has many properties: their children looked up inline
         for prop in node.properties:
             child = prop.node
@@ -84,43 +83,57 @@ def _form(node: Node, written: dict | None) -> dict:
             if prop.reserved:
                 entry["reserved"] = True
             properties[prop.name] = entry
-        form["additional"] = content_model(node.additional, written)
+        form = {"kind": "object", "properties": properties, "additional": content_model(node.additional, written)}
         if node.pattern_properties:
             form["patternProperties"] = {pattern: structure(child, written) for pattern, child in node.pattern_properties}
     elif kind is Primitive:
-        form["type"] = node.type
+        form = {"kind": "primitive", "type": node.type}
     elif kind is Array:
-        form["items"] = structure(node.items, written)
-    elif kind is Union:
-        form["mode"] = "oneOf" if node.exclusive else "anyOf"
-        form["alternatives"] = [dict(structure(a.node, written), **({"qualified": True} if a.qualified else {}),
-                                     **({"discriminatorValues": [_value(tag, written) for tag in a.tags]}
-                                        if a.tags else {}))
-                                if a.qualified or a.tags else structure(a.node, written)
-                                for a in node.alternatives]
+        form = {"kind": "array", "items": structure(node.items, written)}
+    elif kind is Union:  # no constraints of its own, as the kinds that return here
+        form = {"kind": "union", "mode": "oneOf" if node.exclusive else "anyOf",
+                "alternatives": [_alternative(a, written) if a.qualified or a.tags
+                                 else {"ref": a.node.target} if a.node.__class__ is Ref  # the usual one, inline
+                                 else structure(a.node, written) for a in node.alternatives]}
         if node.policy is not None:
             form["policy"] = node.policy
         if node.discriminator is not None:
             form["discriminator"] = _value(node.discriminator, written)
+        return form
     elif kind is Map:
-        form["values"] = structure(node.values, written)
+        form = {"kind": "map", "values": structure(node.values, written)}
     elif kind is Literal:
-        form["value"] = _value(node.value, written)
+        return {"kind": "literal", "value": _value(node.value, written)}
     elif kind is Enum:
-        form["values"] = [_value(value, written) for value in node.values]
+        return {"kind": "enum", "values": [_value(value, written) for value in node.values]}
     elif kind is Tuple:
-        form["items"] = [structure(item, written) for item in node.items]
-        form["rest"] = content_model(node.rest, written)
+        form = {"kind": "tuple", "items": [structure(item, written) for item in node.items],
+                "rest": content_model(node.rest, written)}
     elif kind is Intersection:
-        form["operands"] = [structure(operand, written) for operand in node.operands]
+        return {"kind": "intersection", "operands": [structure(operand, written) for operand in node.operands]}
     elif kind is Applicator:
-        form["keyword"] = node.keyword
-        form["operands"] = [structure(operand, written) for operand in node.operands]
+        form = {"kind": "applicator", "keyword": node.keyword,
+                "operands": [structure(operand, written) for operand in node.operands]}
         if node.names:
             form["names"] = list(node.names)
-    constraints = getattr(node, "constraints", ())
-    if constraints:
-        form["constraints"] = _constraints(constraints, written)
+        return form
+    elif kind is Opaque:
+        form = {"kind": "opaque"}
+    else:
+        return {"kind": node.kind}  # never
+    if node.constraints:
+        form["constraints"] = _constraints(node.constraints, written)
+    return form
+
+
+def _alternative(alternative, written: dict | None) -> dict:
+    """A union's alternative with its marks: its structure, then whether it is qualified and the discriminator
+    values bound to it."""
+    form = dict(structure(alternative.node, written))
+    if alternative.qualified:
+        form["qualified"] = True
+    if alternative.tags:
+        form["discriminatorValues"] = [_value(tag, written) for tag in alternative.tags]
     return form
 
 
@@ -179,7 +192,8 @@ def _declare(node: Node, indent: str, known: dict) -> str:
         elif not (isinstance(node.additional, Opaque) and not node.additional.constraints):
             lines.append(f"{inner}[other]: {_child(node.additional, inner, known)}")
         body = "\n".join(lines)
-        return "{" + _suffix(node.constraints) + ("\n" + body + "\n" + indent if body else "") + "}"
+        return ("{" + _suffix(node.constraints) if node.constraints else "{") + (
+            "\n" + body + "\n" + indent + "}" if body else "}")
     if kind is Map:
         return f"map<string, {_child(node.values, indent, known)}>{_suffix(node.constraints)}"
     if kind is Array:
@@ -189,11 +203,12 @@ def _declare(node: Node, indent: str, known: dict) -> str:
         rest = "" if isinstance(node.rest, Never) else f", ...{_child(node.rest, indent, known)}"
         return f"[{items}{rest}]{_suffix(node.constraints)}"
     if kind is Union:
-        word = "oneOf" if node.exclusive else "anyOf"
-        alternatives = [_child(a.node, inner, known) + (" @attribution" if a.qualified else "")
-                        + (f" @when({', '.join(a.tags)})" if a.tags else "") for a in node.alternatives]
-        head = word + (f" @source(policy={node.policy})" if node.policy is not None else "")
-        return head + "(\n" + "".join([f"{inner}| {alt}\n" for alt in alternatives]) + indent + ")"
+        head = ("oneOf" if node.exclusive else "anyOf") + (
+            f" @source(policy={node.policy})" if node.policy is not None else "")
+        return head + "(\n" + "".join([
+            f"{inner}| {_alternative_declaration(a, inner, known)}\n" if a.qualified or a.tags
+            else f"{inner}| {a.node.target}\n" if a.node.__class__ is Ref  # the usual alternative, written inline
+            else f"{inner}| {_declared(a.node, inner, known)}\n" for a in node.alternatives]) + indent + ")"
     if kind is Intersection:
         return "allOf(\n" + "".join([f"{inner}& {_child(op, inner, known)}\n" for op in node.operands]) \
             + indent + ")"
@@ -204,6 +219,11 @@ def _declare(node: Node, indent: str, known: dict) -> str:
             return f"{node.keyword}({parts})"
         return f"{node.keyword}({_child(node.operands[0], indent, known)})"
     raise TypeError(node)  # pragma: no cover
+
+
+def _alternative_declaration(alternative, indent: str, known: dict) -> str:
+    return (_child(alternative.node, indent, known) + (" @attribution" if alternative.qualified else "")
+            + (f" @when({', '.join(alternative.tags)})" if alternative.tags else ""))
 
 
 def _child(node: Node, indent: str, known: dict) -> str:

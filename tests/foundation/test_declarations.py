@@ -4,7 +4,7 @@ any names, patterns and texts (line breaks included), and nodes shared at severa
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import govern.model.render as render
@@ -31,6 +31,9 @@ def _nested(node, depth: int):
 
 @settings(PROFILE)
 @given(shared=nodes, others=st.lists(nodes, max_size=3), depths=st.lists(st.integers(0, 4), min_size=1, max_size=4))
+@example(shared=Union((Alternative(Ref("A")), Alternative(Primitive("null")))), others=[Array(Ref("B"))], depths=[0, 2])
+@example(shared=Union((Alternative(Ref("A"), True), Alternative(Ref("B"), False, ('"b"',)), Alternative(Map(Ref("C")))),
+                      True, 3), others=[Object((), NEVER, (), (("minProperties", "1"),))], depths=[1])
 def test_declarations_written_once_are_the_plain_ones_at_every_depth(shared, others, depths):
     known: dict = {}  # kept across the declarations, as the catalog keeps it across its named types
     for depth in depths:
