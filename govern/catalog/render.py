@@ -9,7 +9,6 @@ declaration, links to the types it refers to, and the source's descriptions of i
 from __future__ import annotations
 
 import functools
-import itertools
 import os
 import re
 from operator import attrgetter
@@ -132,16 +131,26 @@ def type_sections(graph: TypeGraph, digests) -> list[TypeSection]:
     return sections
 
 
-def section_texts(sections: list[TypeSection], language: str) -> Iterator[str]:
-    """Each named type's section in one language: an anchor, its digest, its description, its declaration,
-    the types it refers to, its described properties; every line ends with a line break."""
+def section_texts(sections: list[TypeSection], language: str, per_piece: int | None = None) -> Iterator[str]:
+    """The named types' sections in one language, `per_piece` sections joined per piece (all in one by default):
+    each an anchor, its digest, its description, its declaration, the types it refers to, its described
+    properties; every line ends with a line break."""
     text = labels(language)
     digest = term("digest", language).capitalize()
     refers = text["refers"] + ": "
     table = f"| {text['property']} | {text['description']} |\n|---|---|\n"
-    for head, body, links, rows in sections:
-        yield (head + digest + body + (refers + links + "\n\n" if links else "")
-               + (table + rows + "\n" if rows else ""))
+    per_piece = per_piece or max(len(sections), 1)
+    for start in range(0, len(sections), per_piece):
+        # one join per piece, no text per section: a section is mostly its declaration, copied once this way
+        parts: list[str] = []
+        add = parts.extend
+        for head, body, links, rows in sections[start:start + per_piece]:
+            add((head, digest, body))
+            if links:
+                add((refers, links, "\n\n"))
+            if rows:
+                add((table, rows, "\n"))
+        yield "".join(parts)
 
 
 def render_types(graph: TypeGraph, digests: dict[str, str], language: str,
@@ -253,9 +262,7 @@ def _catalog_pieces(inventory: Inventory, language: str, history, catalog_folder
         lines += ["", f"### {text['types']}", ""]
         yield "".join(line + "\n" for line in lines)
         lines = []
-        texts = section_texts(sections.of(graph), language)
-        while group := list(itertools.islice(texts, SECTIONS_PER_PIECE)):
-            yield "".join(group)
+        yield from section_texts(sections.of(graph), language, SECTIONS_PER_PIECE)
     yield "".join(line + "\n" for line in lines)
 
 
