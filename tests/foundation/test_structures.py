@@ -8,11 +8,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from govern.model.canonical import indented_json
-from govern.model.nodes import (
-    NEVER, OPEN, Alternative, Array, Intersection, Map, Object, Primitive, Property, Ref, Tuple, Union,
-)
+from govern.model.nodes import NEVER, Alternative, Array, Map, Object, Primitive, Property, Ref, Tuple, Union
 from govern.model.render import structure
 from reference_structure import plain_structure
+from test_declarations import _nested
 from test_form_text import _extend, _leaves, texts
 from test_inventory_text import constraints, json_texts
 
@@ -21,14 +20,6 @@ PROFILE = settings.get_profile("foundation")
 nodes = st.recursive(_leaves(json_texts) | st.builds(Ref, texts), lambda inner: _extend(inner, constraints),
                      max_leaves=8)
 NULLABLE = Union((Alternative(Ref("A")), Alternative(Primitive("null"))))
-
-
-def _nested(node, depth: int):
-    for level in range(depth):
-        node = (Object((Property("p", node, True),), OPEN) if level % 3 == 0 else
-                Union((Alternative(node), Alternative(Primitive("null")))) if level % 3 == 1 else
-                Intersection((node, Map(node))))
-    return node
 
 
 @settings(PROFILE)

@@ -150,8 +150,9 @@ def test_the_catalog_ends_in_one_line_break_whatever_its_pieces_end_in(pieces) -
 
 # Names as sources write them, and characters whose lowercase form is ASCII or several characters (the Kelvin
 # sign, a dotted capital I, a final sigma), beside the usual letters and digits.
-_anchor_names = st.text(st.sampled_from("aZ09_-. /Σ\u212a\u0130é名"), max_size=6) | st.text(
-    st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=4) | st.from_regex(r"[A-Za-z0-9]{1,8}", fullmatch=True)
+_anchor_names = (st.text(st.sampled_from("aZ09_-. /Σ\u212a\u0130é名"), max_size=6)
+                 | st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=4)
+                 | st.from_regex(r"[A-Za-z0-9]{1,8}", fullmatch=True))
 
 
 @settings(max_examples=200, deadline=None, database=None)
