@@ -99,9 +99,14 @@ def _roots(graphs: list[TypeGraph]) -> dict[str, tuple[Side, str, str]]:
 
 
 def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph]) -> list[RootDiff]:
+    from govern.reader import long_lived
+
     old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
-    return with_deep_stack(lambda: [classify_root(root_id, old_roots.get(root_id), new_roots.get(root_id))
-                                    for root_id in sorted(old_roots.keys() | new_roots.keys())])
+    # The walk's tables (pairs compared, places, digests of inline nodes) hold no reference cycle, and reference
+    # counting frees them when it ends: a young-generation collection during the walk would only walk them.
+    with long_lived():
+        return with_deep_stack(lambda: [classify_root(root_id, old_roots.get(root_id), new_roots.get(root_id))
+                                        for root_id in sorted(old_roots.keys() | new_roots.keys())])
 
 
 # The walk compares named types from an explicit stack (`Walker.differences`), but some questions it asks on

@@ -33,7 +33,7 @@ from govern.sources.jsonschema import (
     ATTRIBUTION, DISCRIMINATOR, MAX_DEPTH, NOT_TYPE, NUMBER_KEYWORDS, RESERVED, SOURCE_POLICY, STRING_KEYWORDS,
     VERSION_MARKER, ZERO_LOWER_BOUNDS, _all_of, _normalized_union, _reject_reference_loops, bind_discriminator, event_roots_of,
 )
-from govern.reader import compact_serializer, kept_text
+from govern.reader import compact_serializer, kept_text, long_lived
 from govern.records.snapshot import DIALECT, EVENT_ROOTS, FORMAT_VERSION, INVENTORY_FORMAT, ROOTS
 from govern.sources.refs import escape_token, unescape_token
 
@@ -93,7 +93,8 @@ class _Decline(Exception):
 def read_written_snapshot(document: Any, origin: str) -> list[TypeGraph] | None:
     """The graphs `load_snapshot` gives for a snapshot in the layout govern writes, else None."""
     try:
-        return _graphs(document, origin)
+        with long_lived():  # the graphs are kept, and their nodes hold no reference cycle
+            return _graphs(document, origin)
     except _Decline:
         return None
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import json
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +97,46 @@ def test_a_cycle_made_inside_is_still_collected():
     del first, second
     gc.collect()
     assert watched not in {id(value) for value in gc.get_objects()}
+
+
+def _snapshot(source: dict) -> dict:
+    """The snapshot govern writes of every definition of a source."""
+    from govern.records.snapshot import snapshot_document
+    from govern.sources.jsonschema import load_jsonschema
+
+    graph = load_jsonschema("src", Path("src.json"), {}, None, adhoc=True, source_policy=None, content=source)
+    roots = set(graph.roots)
+    return json.loads(json.dumps(snapshot_document("2026-01-01-x", [graph], roots, {
+        root: graph.digests[graph.roots[root].type_key] for root in roots}, {"src"})))
+
+
+def test_reading_a_written_snapshot_runs_no_collection_and_leaves_its_nodes_old(frequent_collections):
+    from govern.records.written_snapshot import read_written_snapshot
+
+    document = _snapshot(_document(400))
+    read_written_snapshot(_snapshot(_document(2)), "records/x.schema.json")  # (imports make objects of their own)
+    runs = frequent_collections
+    runs.clear()
+    graphs = read_written_snapshot(document, "records/x.schema.json")
+    assert graphs is not None and len(graphs[0].types) == 400
+    assert runs == []
+    young = _young_ids()
+    assert not any(id(named) in young or id(named.node) in young for named in graphs[0].types.values())
+
+
+def test_classifying_runs_no_collection(frequent_collections, tmp_path):
+    """The walk's tables hold no reference cycle either; every pair of types of a ring of 400 differs."""
+    from govern.classify.classify import classify
+    from govern.sources.jsonschema import load_jsonschema
+
+    before, after = _document(400), _document(400)
+    after["$defs"]["T0"]["properties"]["note"] = {"type": "string"}
+    old, new = (load_jsonschema("ring", Path("ring.json"), {"Start": ("#/$defs/T1", "record")}, None, content=document)
+                for document in (before, after))
+    classify([old], [new])  # (imports make objects of their own)
+    runs = frequent_collections
+    runs.clear()
+    results = classify([old], [new])
+    assert [(change.type, change.path) for result in results for change in result.changes] == \
+        [("T0", "/properties/note")]
+    assert runs == []
