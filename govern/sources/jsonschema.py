@@ -110,7 +110,8 @@ class _Context:
                  "texts", "_parent", "_tokens", "_pointer")
 
     def __init__(self, document: Document, pointer: str | None, base: str, depth: int,
-                 parent: "_Context | None" = None, tokens: tuple = (), sees: int = 0):
+                 parent: "_Context | None" = None, tokens: tuple = (), sees: int = 0,
+                 texts: "dict[bytes, Node] | None" = None):
         self.document = document
         self.base = base
         self.depth = depth
@@ -125,8 +126,9 @@ class _Context:
         self.passes = sees
         # Whether the schema here is a source property its object may bind a policy on (x-persistence-source).
         self.binds_source = False
-        # The converted subschemas by text of this place's base URI and dialect (see Converter._text_table).
-        self.texts: dict[bytes, Node] | None = None
+        # The converted subschemas by text of this place's base URI and dialect (see Converter._text_table);
+        # a subschema stands in its parent's document, under its parent's base unless it declares its own.
+        self.texts = texts
         self._parent = parent
         self._tokens = tokens
         self._pointer = pointer
@@ -140,12 +142,12 @@ class _Context:
     def child(self, *tokens: str | int) -> "_Context":
         """A subschema applied to another instance location (a property, an item) or under `not`, whose
         evaluations no enclosing unevaluated* keyword sees."""
-        return _Context(self.document, None, self.base, self.depth + 1, self, tokens)
+        return _Context(self.document, None, self.base, self.depth + 1, self, tokens, 0, self.texts)
 
     def beside(self, *tokens: str | int) -> "_Context":
         """A subschema applied to the same instance location (allOf, anyOf, oneOf, if-then-else,
         dependentSchemas): the unevaluated* keywords that see this schema's evaluations see its too."""
-        return _Context(self.document, None, self.base, self.depth + 1, self, tokens, self.passes)
+        return _Context(self.document, None, self.base, self.depth + 1, self, tokens, self.passes, self.texts)
 
     def fail(self, reason: str, hint: str | None = None) -> InputError:
         return InputError(Problem(self.document.label, f"at #{self.pointer}: {reason}", hint=hint))
@@ -285,7 +287,7 @@ class Converter:
         return table
 
     def _converted_text(self, schema: dict, texts: dict[bytes, Node], text: bytes, parent: _Context,
-                        tokens: tuple) -> Node:
+                        tokens: tuple, kept: bool = False) -> Node:
         """The node of a subschema read from text, by the base URI its references resolve against, the dialect
         (`texts`: the subschemas converted under them) and its compact text (which keeps every key, value and
         JSON type). Where a schema stands
@@ -293,7 +295,8 @@ class Converter:
         resolve against the base), through its depth, and through a note naming its place: so a subschema
         that repeats is converted once, unless it might nest deeper than the limit where it stands now, and
         one whose conversion left a note is converted wherever it stands. A schema without subschemas
-        converted before with other annotations (see _leaf_key) shares that node."""
+        converted before with other annotations (see _leaf_key) shares that node. `kept`: the text is a copy
+        made to be kept already (see kept_text)."""
         node = texts.get(text)
         if node is not None and (parent.depth + (len(text) >> 1) < MAX_DEPTH or _fits(text, parent.depth)):
             return node
@@ -302,7 +305,7 @@ class Converter:
             if reference.__class__ is str:
                 target = self.schemas.known(reference, parent.base)
                 if target is not None:  # a reference resolved before, taken without a context of its own
-                    node = texts[kept_text(text)] = self._reference(target, parent.depth + 1)
+                    node = texts[text if kept else kept_text(text)] = self._reference(target, parent.depth + 1)
                     return node
         leaf = _leaf_key(schema, parent.document.dialect)
         if leaf is not None:
@@ -318,7 +321,7 @@ class Converter:
             node = self._convert(schema, parent.child(*tokens))
             if len(self.notes) != noted:
                 return node
-        texts[kept_text(text)] = node
+        texts[text if kept else kept_text(text)] = node
         return node
 
     def convert_beside(self, schema: Any, parent: _Context, *tokens: str | int) -> Node:
@@ -366,6 +369,7 @@ class Converter:
             own_id = _own_id(schema, context.document.dialect)
             if own_id and not own_id.startswith("#"):
                 context.base = urldefrag(urljoin(context.base, own_id))[0]  # an embedded resource: refs resolve here
+                context.texts = None  # and subschemas are shared under that base
         rest = dict(schema) if ANNOTATIONS.isdisjoint(schema) else \
             {key: value for key, value in schema.items() if key not in ANNOTATIONS}
         if self.annotations:
@@ -402,7 +406,14 @@ class Converter:
         context.composes = not _COMPOSITION.isdisjoint(rest)
         if rare or context.composes:
             parts, allof, nullable = self._composed(rest, context, rare)
-        else:  # most schemas: their own keywords alone (and context.composes_items stays False)
+        elif rest.get("type").__class__ is str and "enum" not in rest and "const" not in rest:
+            # Most schemas: one declared type and its keywords, nothing composed, no values (and
+            # context.composes_items stays False). The node of that type is the whole (never an open Opaque).
+            own = self._typed(rest, context)
+            if rest:
+                own = replace(own, constraints=tuple(sorted(own.constraints + make_constraints(rest))))
+            return own
+        else:
             parts, allof, nullable = [], _NO_ALLOF, False
 
         value_part = self._values(rest, context) if "enum" in rest or "const" in rest else None
@@ -714,10 +725,11 @@ class Converter:
                 prop = by_text.get(text, _UNKNOWN)
                 if prop is _UNKNOWN or (depth + (len(text) >> 1) >= MAX_DEPTH and not _fits(text, depth)):
                     noted = len(self.notes)
-                    node = self._converted_text(sub, texts, text, context, ("properties", name))
+                    text = kept_text(text)  # one copy for both tables
+                    node = self._converted_text(sub, texts, text, context, ("properties", name), kept=True)
                     prop = self._property(name, sub, node, is_required, False)
                     if len(self.notes) == noted:
-                        by_text[kept_text(text)] = prop
+                        by_text[text] = prop
             if prop is not None:
                 properties.append(prop)
         undeclared = sorted(required_names.difference(properties_schema))

@@ -502,3 +502,51 @@ def test_distinct_plain_primitives_need_no_context_of_their_own(tmp_path, monkey
     assert nodes["p7"].constraints == (("format", '"int32"'), ("maximum", "7"), ("minimum", "0"))
     assert nodes["p8"].constraints == (("maxLength", "8"),)
     assert made["context"] < 10
+
+
+def _counting_calls(monkeypatch, owner, name) -> Counter:
+    calls: Counter = Counter()
+    original = getattr(owner, name)
+
+    def counting(*args, **kwargs):
+        calls[name] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counting)
+    return calls
+
+
+def test_a_property_made_anew_keeps_one_copy_of_its_text(tmp_path, monkeypatch):
+    # Its text keys both the subschema and the property (see kept_text): one copy serves both tables.
+    calls = _counting_calls(monkeypatch, jsonschema, "kept_text")
+    properties = {f"p{index}": {"type": "integer", "maximum": index} for index in range(100)}
+    graph = _load(tmp_path, {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                             "properties": properties})
+    assert len(graph.types[graph.roots["spec:spec"].type_key].node.properties) == 100
+    assert calls["kept_text"] == 100
+
+
+def test_subschemas_under_one_base_find_its_table_once(tmp_path, monkeypatch):
+    # Every subschema of a type stands under the type's base URI (none declares its own): the table of the
+    # subschemas converted there is looked up once for the type, not once per subschema converted anew.
+    calls = _counting_calls(monkeypatch, jsonschema.Converter, "_text_table")
+    properties = {f"p{index}": {"type": "array", "items": {"type": "array", "items": {"$ref": f"#/$defs/T{index}"}}}
+                  for index in range(50)}
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                "properties": properties, "$defs": {f"T{index}": {"type": "string"} for index in range(50)}}
+    assert _load(tmp_path, document).roots
+    assert calls["_text_table"] == 1
+
+
+def test_a_typed_schema_composing_nothing_is_its_node(tmp_path, monkeypatch):
+    # Objects, arrays, maps and bounded leaves: one declared type and its keywords are the whole node, with no
+    # conjunction of parts to build.
+    calls = _counting_calls(monkeypatch, jsonschema, "_all_of")
+    properties = {f"p{index}": {"type": "array", "items": {"type": "object", "properties": {
+        "n": {"type": "integer", "maximum": index, "description": "x"}}}, "maxItems": index} for index in range(30)}
+    graph = _load(tmp_path, {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                             "properties": properties, "x-extension": 1})
+    node = graph.types[graph.roots["spec:spec"].type_key].node
+    assert node.constraints == (("x-extension", "1"),)  # a keyword the adapter does not read still counts
+    assert node.property("p7").node.constraints == (("maxItems", "7"),)
+    assert calls["_all_of"] == 0
