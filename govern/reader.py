@@ -173,9 +173,10 @@ def kept_text(text: bytes) -> bytes:
     return bytes(memoryview(text))
 
 
-def _proved_strict(text: str, value: Any) -> bool:
-    """Whether `value`, parsed from `text` by the C parser without per-object hooks, is proved to come from a
-    text with no duplicate key, no integer beyond 64 bits and no nesting deeper than MAX_DEPTH.
+def _proved_strict(text: str, value: Any) -> bytes | None:
+    """The compact serialization of `value` wrapped in lists (see below) when `value`, parsed from `text` by
+    the C parser without per-object hooks, is proved to come from a text with no duplicate key, no integer
+    beyond 64 bits and no nesting deeper than MAX_DEPTH; else None.
 
     Duplicate keys: the colons of a JSON text are its key separators plus the literal colons inside its
     strings; a compact serialization of the parsed value has one separator per key kept and every colon of
@@ -186,17 +187,17 @@ def _proved_strict(text: str, value: Any) -> bool:
     Depth and integers: orjson refuses integers beyond 64 bits and the wrapped value beyond its limit."""
     dumps = compact_serializer()
     if dumps is None:
-        return False  # pragma: no cover - see compact_serializer
+        return None  # pragma: no cover - see compact_serializer
     wrapped = value
     for _ in range(_ORJSON_NESTING - MAX_DEPTH):
         wrapped = [wrapped]
     try:
         compact = dumps(wrapped)
     except TypeError:  # orjson.JSONEncodeError: too deep, or an integer beyond 64 bits
-        return False
+        return None
     # Escapes need a backslash: most documents have none, which one search for a single character tells.
     escaped_colons = text.count("u003a") + text.count("u003A") if "\\" in text else 0
-    return text.count(":") + escaped_colons <= compact.count(b":")
+    return compact if text.count(":") + escaped_colons <= compact.count(b":") else None
 
 
 @contextlib.contextmanager
@@ -220,11 +221,18 @@ def long_lived():
 
 def parse_json(text: str, origin: str) -> Any:
     """Parse one JSON document strictly; any refusal is an InputError naming origin, line and column."""
+    return parse_json_compact(text, origin)[0]
+
+
+def parse_json_compact(text: str, origin: str) -> tuple[Any, bytes | None]:
+    """`parse_json`, and a compact serialization of the value when reading it made one (None otherwise): the
+    value's text as compact_serializer writes it, wrapped in lists, so every key of every object in it is
+    written `"key":` (a caller asking which keys occur need not serialize the value again)."""
     with long_lived():
         return _parse_json(text, origin)
 
 
-def _parse_json(text: str, origin: str) -> Any:
+def _parse_json(text: str, origin: str) -> tuple[Any, bytes | None]:
     if not _SURROGATE_ESCAPE.search(text):
         try:
             # Numbers with a fraction or an exponent are few and each needs its range checked: a hook. NaN
@@ -233,8 +241,9 @@ def _parse_json(text: str, origin: str) -> Any:
         except (ValueError, RecursionError, _FastPathRefused):
             pass  # the positional parser below names the place
         else:
-            if _proved_strict(text, value):
-                return value
+            compact = _proved_strict(text, value)
+            if compact is not None:
+                return value, compact
             try:
                 value = json.loads(text, object_pairs_hook=_fast_pairs, parse_int=_fast_integer,
                                    parse_float=_fast_float, parse_constant=_fast_constant)
@@ -242,9 +251,9 @@ def _parse_json(text: str, origin: str) -> Any:
                 pass
             else:
                 if text.count("[") + text.count("{") <= MAX_DEPTH or not _nests_too_deeply(value):
-                    return value
+                    return value, None
     try:
-        return _parse_located(text)
+        return _parse_located(text), None
     except _Fault as fault:
         raise _refusal(origin, text, fault.reason, fault.offset) from None
 

@@ -8,6 +8,7 @@ derived from them is the same on every machine.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from dataclasses import dataclass
@@ -16,8 +17,8 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin as _urljoin, urlsplit
 
 from govern.errors import InputError, Problem
-from govern.fsio import read_document, within
-from govern.reader import compact_serializer
+from govern.fsio import read_document, read_text, within
+from govern.reader import compact_serializer, parse_json_compact
 
 DIALECTS = {
     "json-schema.org/draft/2020-12/schema": "2020-12",
@@ -117,14 +118,20 @@ class SchemaSet:
         label = self.label_for(path)
         if label in self.documents:
             return self.documents[label]
+        compact = None
         if content is None:
-            content = read_document(path)
-        return self.add_document(content, label, path, uri or path.resolve().as_uri(), dialect, undeclared)
+            if path.suffix.lower() in (".yaml", ".yml"):
+                content = read_document(path)
+            else:  # its compact text, which reading makes, tells the index which keys occur
+                content, compact = parse_json_compact(read_text(path), str(path))
+        return self.add_document(content, label, path, uri or path.resolve().as_uri(), dialect, undeclared, compact)
 
     def add_document(self, content: Any, label: str, path: Path | None, uri: str,
-                     dialect: str | None = None, undeclared: str | None = None) -> Document:
+                     dialect: str | None = None, undeclared: str | None = None,
+                     compact: bytes | None = None) -> Document:
         """`dialect` overrides the document's `$schema`; `undeclared` is the dialect of a document that
-        declares none (a referenced file is read like its referrer), else the set's default."""
+        declares none (a referenced file is read like its referrer), else the set's default. `compact`: the
+        content's compact text if reading it made one (see parse_json_compact)."""
         if dialect is None:
             declared = content.get("$schema") if isinstance(content, dict) else None
             dialect = dialect_of(declared, label) if isinstance(declared, str) else undeclared or self.default_dialect
@@ -135,19 +142,19 @@ class SchemaSet:
             document = Document(uri=base, label=label, path=path, content=content, dialect=dialect)
             self.documents[label] = document
             self.resources.setdefault(urldefrag(uri)[0], (document, ""))
-            self._index(document)
+            self._index(document, compact)
         except ValueError as error:  # urllib refuses malformed URIs such as `http://[::1`
             raise InputError(Problem(label, f"has an $id that is not a valid URI ({error})",
                                      hint="write $id as an absolute URI or a relative reference")) from None
         return document
 
-    def _index(self, document: Document) -> None:
+    def _index(self, document: Document, compact: bytes | None = None) -> None:
         # An explicit stack: documents may nest deeply, and Python recursion must not decide that. Each entry
         # carries its path as a chain (parent chain, token); the JSON pointer text is built only for the few
         # places that hold an identifier or an anchor, not for every value of a large document.
         id_keyword = "id" if document.dialect == "draft-04" else "$id"
         self.resources[document.uri] = (document, "")
-        if not _may_hold_keys(document.content, (id_keyword, "$anchor", "$dynamicAnchor")):
+        if not _may_hold_keys(document.content, (id_keyword, "$anchor", "$dynamicAnchor"), compact):
             return  # most documents declare no identifier or anchor: nothing to walk for
         stack: list[tuple[Any, tuple | None, str]] = [(document.content, None, document.uri)]
         while stack:
@@ -365,18 +372,25 @@ def urljoin(base: str, reference: str) -> str:
     return _urljoin(base, reference)
 
 
-def _may_hold_keys(value: Any, keys: tuple[str, ...]) -> bool:
+def _may_hold_keys(value: Any, keys: tuple[str, ...], compact: bytes | None = None) -> bool:
     """False when no object inside `value` has one of `keys` (plain ASCII names), proved at C speed: a compact
-    serialization writes every key of every object as `"key":`. True when it may, or when that cannot be
-    told (an integer beyond 64 bits, which orjson does not write)."""
-    dumps = compact_serializer()
-    try:
-        compact = dumps(value) if dumps is not None else None
-    except TypeError:  # orjson.JSONEncodeError is a TypeError
-        compact = None
+    serialization (`compact`, else made here) writes every key of every object as `"key":`. True when it may,
+    or when that cannot be told (an integer beyond 64 bits, which orjson does not write)."""
+    if compact is None:
+        dumps = compact_serializer()
+        try:
+            compact = dumps(value) if dumps is not None else None
+        except TypeError:  # orjson.JSONEncodeError is a TypeError
+            compact = None
     if compact is None:
         return True
-    return any(f'"{key}":'.encode() in compact for key in keys)
+    return _keys_pattern(keys).search(compact) is not None
+
+
+@functools.lru_cache(maxsize=8)
+def _keys_pattern(keys: tuple[str, ...]) -> re.Pattern[bytes]:
+    """`"key":` for any of the keys, found in one pass over a text."""
+    return re.compile(b'"(?:' + b"|".join(re.escape(key.encode()) for key in keys) + b')":')
 
 
 def _pointer_of(path: tuple | None) -> str:

@@ -550,3 +550,57 @@ def test_a_typed_schema_composing_nothing_is_its_node(tmp_path, monkeypatch):
     assert node.constraints == (("x-extension", "1"),)  # a keyword the adapter does not read still counts
     assert node.property("p7").node.constraints == (("maxItems", "7"),)
     assert calls["_all_of"] == 0
+
+
+def _counting_serializations(monkeypatch) -> Counter:
+    import govern.reader as reader
+    import govern.sources.refs as refs
+
+    calls: Counter = Counter()
+    dumps = reader.compact_serializer()
+
+    def counting(value):
+        calls["dumps"] += 1
+        return dumps(value)
+
+    monkeypatch.setattr(reader, "compact_serializer", lambda: counting)
+    monkeypatch.setattr(refs, "compact_serializer", lambda: counting)
+    return calls
+
+
+def test_a_file_read_is_serialized_once_for_its_reading_and_its_identifiers(tmp_path, monkeypatch):
+    # Reading proves the text strict with a compact serialization of the value, in which every key is written
+    # `"key":`: the same text tells the index that no identifier or anchor occurs.
+    from govern.sources.refs import SchemaSet
+
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(_nested_objects(5)), encoding="utf-8")
+    calls = _counting_serializations(monkeypatch)
+    SchemaSet().load_file(path)
+    assert calls["dumps"] == 1
+
+
+@pytest.mark.parametrize("dialect, declared, indexed", [
+    ("https://json-schema.org/draft/2020-12/schema", {}, None),
+    ("https://json-schema.org/draft/2020-12/schema", {"$anchor": "inner"}, "anchor"),
+    ("https://json-schema.org/draft/2020-12/schema", {"$dynamicAnchor": "inner"}, "anchor"),
+    ("https://json-schema.org/draft/2020-12/schema", {"$id": "inner.json"}, "resource"),
+    ("https://json-schema.org/draft/2020-12/schema", {"\\u0024id": "inner.json"}, "resource"),
+    ("http://json-schema.org/draft-04/schema#", {"id": "inner.json"}, "resource"),
+    ("http://json-schema.org/draft-04/schema#", {"$id": "inner.json"}, None),
+])
+def test_identifiers_of_a_file_are_indexed_as_its_reading_finds_them(tmp_path, dialect, declared, indexed):
+    from govern.sources.refs import SchemaSet
+
+    inner = ", ".join(f'"{key}": "{value}"' for key, value in declared.items())
+    path = tmp_path / "doc.json"
+    path.write_text(f'{{"$schema": "{dialect}", "properties": {{"c": {{{inner}{", " if inner else ""}'
+                    f'"type": "integer"}}, "d": {{"enum": [{{"$id": "data.json"}}]}}}}}}', encoding="utf-8")
+    schemas = SchemaSet()
+    document = schemas.load_file(path)
+    uri = document.uri
+    anchors = {key: value for key, value in schemas.anchors.items()}
+    resources = {key: value for key, value in schemas.resources.items() if key != uri}
+    assert anchors == ({(uri, "inner"): (document, "/properties/c")} if indexed == "anchor" else {})
+    expected = {uri.rsplit("/", 1)[0] + "/inner.json": (document, "/properties/c")} if indexed == "resource" else {}
+    assert resources == expected  # a value inside enum is data
