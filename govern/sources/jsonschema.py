@@ -505,11 +505,13 @@ class Converter:
         if rare:
             parts.extend(self._applicators(rest, context))
         # Composed schemas that assert nothing (`allOf [{}]`) evaluate no property either, nor does `not`.
-        if parts:
-            context.composes = any(_may_evaluate(part, _EVALUATING_APPLICATORS) for part in parts)
-            context.composes_items = context.composes or any(_may_evaluate(part, _CONTAINS) for part in parts)
-        else:
-            context.composes = context.composes_items = False
+        context.composes = context.composes_items = False
+        for part in parts:
+            if _may_evaluate(part, _EVALUATING_APPLICATORS):
+                context.composes = context.composes_items = True
+                break
+            if _may_evaluate(part, _CONTAINS):
+                context.composes_items = True
 
         return parts, (allof_start, allof_end), nullable
 
@@ -679,7 +681,7 @@ class Converter:
         if name == "array":
             return self._array(rest, context)
         keywords = STRING_KEYWORDS if name == "string" else NUMBER_KEYWORDS if name in ("integer", "number") else ()
-        taken = {key: rest.pop(key) for key in list(rest) if key in keywords}
+        taken = {key: rest.pop(key) for key in list(rest) if key in keywords} if rest else {}
         if name in ("integer", "number"):
             taken = _modern_bounds(taken, context)
         return Primitive(name, make_constraints(taken))
@@ -870,7 +872,7 @@ class Converter:
             # Without composition or `contains`, unevaluated items are exactly those after the positions (and
             # there is no tail of their own: beside one, unevaluatedItems sees no item and was dropped).
             items, tail_keyword = rest.pop("unevaluatedItems"), "unevaluatedItems"
-        taken = {key: rest.pop(key) for key in list(rest) if key in ARRAY_KEYWORDS}
+        taken = {key: rest.pop(key) for key in list(rest) if key in ARRAY_KEYWORDS} if rest else {}
         tail = OPEN if items is None else self.convert_child(items, context, tail_keyword)
         if items is not None and tail.__class__ is Opaque and not tail.constraints and context.sees & SEEN_ITEMS:
             taken["items"] = True  # evaluates every item, and an enclosing unevaluated* sees it
@@ -1239,8 +1241,12 @@ def _normalized_union(union: Union) -> Node:
 def _is_plain(node: Node) -> bool:
     """Whether a node is a union that admits by its alternatives alone: no policy, discriminator or
     qualified kind gives an alternative a meaning of its own."""
-    return isinstance(node, Union) and node.policy is None and node.discriminator is None and \
-        not any(alternative.qualified for alternative in node.alternatives)
+    if node.__class__ is not Union or node.policy is not None or node.discriminator is not None:
+        return False
+    for alternative in node.alternatives:
+        if alternative.qualified:
+            return False
+    return True
 
 
 # The values a JSON type admits, in classes no two types split: `number` admits integers and fractions.
@@ -1254,6 +1260,8 @@ _ANY_ARRAY = Array(OPEN)
 
 def _value_classes(node: Node) -> frozenset[str] | None:
     """The value classes a node admits when it is nothing but a set of JSON types, else None."""
+    if node.__class__ is Ref:  # the usual alternative beside a null: a named type, not a set of JSON types
+        return None
     if isinstance(node, Opaque):
         return _ALL_CLASSES if not node.constraints else None
     if isinstance(node, Never):
