@@ -38,6 +38,7 @@ def form_text(node: Node, digest_of: Callable[[Node], str]) -> str:
     and building and encoding a dictionary per node cost more than everything else the digests do. The
     text is byte for byte what RFC 8785 gives for the form (tests compare it with the first build's
     dictionary form); digests are `sha256:<hex>`, so they are written between quotes without escaping.
+    Each writer asks `digest_of` for the children in the order their digests stand in the text.
     """
     return _FORM_WRITERS[node.__class__](node, digest_of)
 
@@ -65,11 +66,13 @@ def _enum_form(node: Enum, digest_of) -> str:
 
 
 def _object_form(node: Object, digest_of) -> str:
-    # f-strings and list comprehensions: the cheapest way to write the one form every object has
+    # f-strings and list comprehensions: the cheapest way to write the one form every object has. Children
+    # are asked for in the order the text holds them (the refinement rounds rely on it: see _Rounds).
+    additional = digest_of(node.additional)
     properties = ",".join([f'[{_string(p.name)},"{digest_of(p.node)}",{"true" if p.required else "false"},'
                            f'{"true" if p.reserved else "false"}]' for p in node.properties])
     patterns = ",".join([f'[{_string(pattern)},"{digest_of(child)}"]' for pattern, child in node.pattern_properties])
-    return (f'{{"a":"{digest_of(node.additional)}","c":{_constraints_text(node.constraints)},"k":"object",'
+    return (f'{{"a":"{additional}","c":{_constraints_text(node.constraints)},"k":"object",'
             f'"p":[{properties}],"pp":[{patterns}]}}')
 
 
@@ -154,8 +157,9 @@ def type_digests(types: Mapping[str, NamedType], domain: str,
         referred = scan_types(types)[0]
     # A type that is only a reference (an alias) is its target: `$ref` and inline hash alike, also when the
     # target is recursive (hashing the alias as one more member would give it a digest of its own).
-    canonical = {key: _alias_target(key, types) for key in types}
-    edges = {key: sorted({canonical.get(target, target) for target in referred[key] & types.keys()})
+    canonical = {key: key if named.node.__class__ is not Ref else _alias_target(key, types)
+                 for key, named in types.items()}
+    edges = {key: sorted({canonical[target] for target in referred[key] if target in canonical})
              for key in types if canonical[key] == key}
     digests: dict[str, str] = {}
 
@@ -181,6 +185,8 @@ def type_digests(types: Mapping[str, NamedType], domain: str,
             digests[key] = digest_of(types[key].node)
         else:
             digests.update(_component_digests(component, types, settled, canonical, memo))
+    # `digest_of` calls itself: dropping it breaks that cycle, so the memo is freed on return.
+    digest_of = None  # type: ignore[assignment]
     for key, target in canonical.items():
         digests[key] = digests[target]
     return dict(sorted(digests.items()))
@@ -311,10 +317,11 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
         representatives.setdefault(name, position)
     wanted = {tops[position]: b"" for position in representatives.values() if tops[position].__class__ is int
               and tops[position] >= rounds.size}
-    rounds.next(tops, current, wanted)  # the representatives' texts in terms of the final digests
+    rounds.texts(current, wanted)  # the representatives' texts in terms of the final digests
     quotient = sorted((name, wanted[tops[position]] if tops[position] in wanted
                        else _top_text(types[component[position]].node, rounds, current).encode("utf-8"))
                       for name, position in representatives.items())
+    rounds.close()
     rounds = None
     wanted.clear()
     # Byte for byte the canonical JSON of {"classes": quotient, "k": "recursive", "self": <class name>}
@@ -349,10 +356,9 @@ def _top_text(node: Node, rounds: "_Rounds", current: list[bytes]) -> str:
     return form_text(node, final)
 
 
-_TEMPLATE, _ONE_ENTRY, _SORTED_ENTRIES, _SORTED_ALTERNATIVES, _SORTED_OPERANDS = 0, 1, 2, 3, 4  # plans
+_TEMPLATE, _ONE_ENTRY, _PAIR, _SORTED_ENTRIES, _SORTED_ALTERNATIVES = 0, 1, 2, 3, 4  # plans
 _MARK = "\x00"  # never in a form's text: the string writer escapes control characters
-_MARKS = [f"{_MARK}{position}{_MARK}" for position in range(16)]
-_MARK_NUMBERS = [str(position) for position in range(64)]
+_LEAVES = frozenset({Primitive, Literal, Enum, Opaque, Never})  # kinds without children
 _DIGEST_PREFIX_BYTES = DIGEST_PREFIX.encode("ascii")
 
 
@@ -361,9 +367,10 @@ class _Rounds:
 
     Every round rehashes each inline node that reaches a member. Such a node's form text is the same in
     every round except for the digests of its children that reach a member, so it is written once with a
-    marker in each of their places and turned into a format string: a round then only fills in the
-    children's current digests and hashes the result, children first. Unions and intersections order their
-    children by digest, so theirs are sorted and written each round.
+    marker in each of their places (the writers ask for children in text order, so the markers need no
+    numbers) and turned into a format string: a round then only fills in the children's current digests and
+    hashes the result, children first. Unions and intersections order their children by digest: the entries
+    of children that reach no member are written once, and a round places the others among them.
 
     A slot is a digest that stays the same in every round (a string), or a position in a round's values:
     the members' digests of the previous round first (in component order), then the plans' digests of this
@@ -375,175 +382,228 @@ class _Rounds:
     def __init__(self, memo: _Memo, canonical: Mapping[str, str], component: list[str],
                  settled: Callable[[str], str]):
         self.memo = memo  # digests that hold in every round (subtrees that reach no member), shared with the caller
-        self.canonical = canonical  # key -> the key it is an alias of (itself when none)
-        self.members = {key: position for position, key in enumerate(component)}
         self.size = len(component)
-        self.settled = settled
         self.prefix = memo.prefix.encode("utf-8")
         self.plans: list[tuple] = []  # children before parents
-        self.index: dict[int, int] = {}  # id(node) -> its slot
-        self.templates: dict[str, tuple[bytes, list[int]]] = {}  # marked text -> format string, marker order
         self.read: set[int] = set()  # the plans some other plan reads
+        self.slot, self.close = self._compiler(canonical, {key: position for position, key in enumerate(component)},
+                                               settled)
 
-    def slot(self, node: Node):
-        if node.__class__ is Ref:
-            key = node.target
-            key = self.canonical.get(key, key)
-            position = self.members.get(key)
-            return position if position is not None else self.settled(key)
-        known = self.memo.by_id.get(id(node))
-        if known is not None:
-            return known
-        position = self.index.get(id(node))
-        if position is not None:
-            return position
-        return self._compile(node)
+    def _compiler(self, canonical: Mapping[str, str], members: Mapping[str, int],
+                  settled: Callable[[str], str]) -> tuple[Callable[[Node], str | int], Callable[[], None]]:
+        """`slot(node)`, compiling the node and what it holds the first time it is asked for, and `close()`.
 
-    def _compile(self, node: Node):
-        kind = node.__class__
-        if kind is Union or kind is Intersection:
-            return self._compile_sorted(node)
-        varying: list[int] = []
-        constant, read = self.memo.by_id, self.read
-        canonical, members, settled, index, compile_ = self.canonical, self.members, self.settled, self.index, \
-            self._compile
+        The compiler's functions are made once per component (not per node) and refer to the tables they
+        fill, not to this object; `close` breaks the cycle they form."""
+        memo, read, plans = self.memo, self.read, self.plans
+        constant, hashed = memo.by_id, memo.digest
+        size, writers = self.size, _FORM_WRITERS
+        index: dict[int, int] = {}  # id(node) -> its slot
+        templates: dict[str, bytes] = {}  # short marked text -> its format string
+        escaped_prefix = self.memo.prefix.replace("%", "%%")
+        writing: list[list[int]] = []  # the slots of the varying children of each node being written, innermost last
+
+        def slot(node: Node) -> str | int:
+            if node.__class__ is Ref:
+                key = node.target
+                key = canonical.get(key, key)
+                position = members.get(key)
+                return position if position is not None else settled(key)
+            known = constant.get(id(node))
+            if known is not None:
+                return known
+            position = index.get(id(node))
+            return position if position is not None else compile_(node)
 
         def marked(child: Node) -> str:
+            """A child's digest when it stays the same in every round, else a marker (its slot noted)."""
             known = constant.get(id(child))  # (most children: leaves shared throughout the graph)
             if known is not None:
                 return known
             if child.__class__ is Ref:
                 key = child.target
                 key = canonical.get(key, key)
-                slot = members.get(key)
-                if slot is None:
+                position = members.get(key)
+                if position is None:
                     return settled(key)
             else:
-                slot = index.get(id(child))
-                if slot is None:
-                    slot = compile_(child)
-                    if slot.__class__ is str:
-                        return slot
-                read.add(slot)
-            varying.append(slot)
-            return _MARKS[len(varying) - 1] if len(varying) <= len(_MARKS) else f"{_MARK}{len(varying) - 1}{_MARK}"
+                position = index.get(id(child))
+                if position is None:
+                    position = compile_(child)
+                    if position.__class__ is str:
+                        return position
+                read.add(position)
+            writing[-1].append(position)
+            return _MARK
 
-        text = _FORM_WRITERS[kind](node, marked)
-        if not varying:
-            digest = self.memo.by_id[id(node)] = self.memo.digest(text)
-            return digest
-        # Inline nodes of one shape (a list of members, a member or null) repeat throughout a component:
-        # their marked text, and so their format string, is the same. Long texts (a member's own object)
-        # rarely repeat, so they are not kept.
-        known = self.templates.get(text) if len(text) <= _Memo.SHORT else None
-        if known is None:
-            pieces = text.replace("%", "%%").split(_MARK)
-            markers = pieces[1::2]
-            known = ((self.memo.prefix.replace("%", "%%") + "%s".join(pieces[0::2])).encode("utf-8"),
-                     None if markers == _MARK_NUMBERS[:len(markers)] else [int(marker) for marker in markers])
-            if len(text) <= _Memo.SHORT:
-                self.templates[text] = known
-        template, order = known
-        return self._plan((_TEMPLATE, template, itemgetter(*(varying if order is None
-                                                             else [varying[position] for position in order]))), node)
-
-    def _compile_sorted(self, node: Union | Intersection):
-        """A union's or an intersection's plan, or its digest when it reaches no member: its form orders the
-        children by digest, so the children's slots make the plan, and its text is written only when they
-        are all constant."""
-        slot_of = self.slot
-        if node.__class__ is Intersection:
-            slots = [slot_of(operand) for operand in node.operands]
-        else:
-            slots = [slot_of(alternative.node) for alternative in node.alternatives]
-        varying = [slot for slot in slots if slot.__class__ is int]
-        if not varying:
-            digest = self.memo.by_id[id(node)] = self.memo.digest(form_text(node, slot_of))
-            return digest
-        self.read.update(slot for slot in varying if slot >= self.size)
-        if node.__class__ is Intersection:
-            return self._plan((_SORTED_OPERANDS, [slot if slot.__class__ is int else slot.encode("ascii")
-                                                  for slot in slots], None), node)
-        if any(alternative.tags for alternative in node.alternatives):
-            return self._plan((_SORTED_ALTERNATIVES, list(zip(slots, node.alternatives)), _union_tail(node)), node)
-        # Entries `["<digest>",<qualified>]` sort as their keys (digest, qualified) do: digests are written
-        # with characters above `"`, so two entries compare by their digests first, and then `false` sorts
-        # before `true`. So the entries of alternatives that reach no member are written once, and each
-        # round writes the others and sorts the texts.
-        fixed, varying_entries = [], []
-        for slot, alternative in zip(slots, node.alternatives):
-            suffix = '",' + _BOOLEANS[alternative.qualified] + "]"
-            if slot.__class__ is str:
-                fixed.append(('["' + slot + suffix).encode("ascii"))
+        def compile_(node: Node) -> str | int:
+            kind = node.__class__
+            if kind in _LEAVES:
+                digest = constant[id(node)] = hashed(writers[kind](node, None))
+                return digest
+            if kind is Union or kind is Intersection:
+                plan = _sorted_plan(node, slot, memo, read, size)
+                if plan.__class__ is str:
+                    constant[id(node)] = plan
+                    return plan
             else:
-                varying_entries.append((slot, suffix.encode("ascii")))
-        tail = _union_tail(node).encode("utf-8")
-        if len(varying_entries) > 1:
-            return self._plan((_SORTED_ENTRIES, (fixed, varying_entries), tail), node)
-        # One entry changes (a member or null, say): its place among the others is where it sorts in, and
-        # the text for each place is written once.
-        fixed.sort()
-        texts = [self.prefix + b'{"alts":[' + b",".join(fixed[:place] + [b"%s"] + fixed[place:]) + b"]"
-                 + tail.replace(b"%", b"%%") for place in range(len(fixed) + 1)]
-        return self._plan((_ONE_ENTRY, (fixed, texts), varying_entries[0]), node)
+                varying: list[int] = []
+                writing.append(varying)
+                text = writers[kind](node, marked)
+                writing.pop()
+                if not varying:
+                    digest = constant[id(node)] = hashed(text)
+                    return digest
+                # Inline nodes of one shape (a list of members, a member or null) repeat throughout a
+                # component: their marked text, and so their format string, is the same. Long texts (a
+                # member's own object) rarely repeat, so they are not kept.
+                short = len(text) <= _Memo.SHORT
+                template = templates.get(text) if short else None
+                if template is None:
+                    template = (escaped_prefix + (text.replace("%", "%%") if "%" in text else text)
+                                .replace(_MARK, "%s")).encode("utf-8")
+                    if short:
+                        templates[text] = template
+                plan = (_TEMPLATE, template, itemgetter(*varying))
+            position = index[id(node)] = size + len(plans)
+            plans.append(plan)
+            return position
 
-    def _plan(self, plan: tuple, node: Node) -> int:
-        position = self.index[id(node)] = self.size + len(self.plans)
-        self.plans.append(plan)
-        return position
+        def close() -> None:
+            """Break the cycle of the compiler's functions (each calls the other), so the compiled component is
+            freed as soon as it is dropped rather than at the collector's next full run."""
+            nonlocal compile_, marked
+            compile_ = marked = None  # type: ignore[assignment]
+            index.clear()
+            templates.clear()
 
-    def next(self, tops: list, current: list[bytes], texts: dict[int, bytes] | None = None) -> list[bytes]:
-        """Every member's digest in the round after the one that gave `current` (in component order);
-        `texts`, when given, receives the hashed text (after the domain line) of each plan whose slot it
-        holds as a key, and those no other plan reads are not hashed."""
-        values: list = current + [None] * len(self.plans)
-        prefix = self.prefix
-        start = len(prefix)
+        return slot, close
+
+    def next(self, tops: list, current: list[bytes]) -> list[bytes]:
+        """Every member's digest in the round after the one that gave `current` (in component order)."""
+        values = current.copy()
+        store = values.append
         sha256 = hashlib.sha256
         digest_prefix = _DIGEST_PREFIX_BYTES
-        kept = texts if texts is not None else {}
-        read = self.read
-        position = self.size
         for kind, head, rest in self.plans:
             if kind == _TEMPLATE:
                 text = head % rest(values)
-            elif kind == _ONE_ENTRY:
-                fixed, texts_by_place = head
-                slot, suffix = rest
-                entry = b'["' + values[slot] + suffix
-                text = texts_by_place[bisect_right(fixed, entry)] % entry
-            elif kind == _SORTED_ENTRIES:
-                fixed, varying = head
-                text = prefix + b'{"alts":[' + b",".join(sorted(fixed + [b'["' + values[slot] + suffix
-                                                                         for slot, suffix in varying])) + b"]" + rest
-            elif kind == _SORTED_ALTERNATIVES:
-                text = prefix + _union_text(sorted(_alternative_key(values[slot].decode("ascii")
-                                                                    if slot.__class__ is int else slot, alternative)
-                                                   for slot, alternative in head), rest).encode("utf-8")
+            elif kind == _PAIR:
+                first, second = values[rest[0]], values[rest[1]]
+                text = head % ((first, second) if first <= second else (second, first))
             else:
-                text = prefix + b'{"k":"intersection","ops":[' + b",".join([
-                    b'"' + digest + b'"' for digest in sorted(values[slot] if slot.__class__ is int else slot
-                                                             for slot in head)]) + b"]}"
-            if position in kept:
-                kept[position] = text[start:]
-                if position not in read:
-                    position += 1
-                    continue
-            values[position] = digest_prefix + hexlify(sha256(text).digest())
-            position += 1
+                text = self._text(kind, head, rest, values)
+            store(digest_prefix + hexlify(sha256(text).digest()))
         return [values[slot] if slot.__class__ is int else slot for slot in tops]
+
+    def texts(self, current: list[bytes], wanted: dict[int, bytes]) -> None:
+        """The pass after the last round: the text (after the domain line) of each plan whose slot `wanted`
+        holds as a key, in terms of the digests `current`; plans no other plan reads are not hashed."""
+        values = current.copy()
+        store = values.append
+        sha256 = hashlib.sha256
+        digest_prefix = _DIGEST_PREFIX_BYTES
+        start = len(self.prefix)
+        read = self.read
+        for position, (kind, head, rest) in enumerate(self.plans, self.size):
+            text = head % rest(values) if kind == _TEMPLATE else self._text(kind, head, rest, values)
+            if position in wanted:
+                wanted[position] = text[start:]
+                if position not in read:
+                    store(None)
+                    continue
+            store(digest_prefix + hexlify(sha256(text).digest()))
+
+    def _text(self, kind: int, head, rest, values: list) -> bytes:
+        """The hashed text of a plan other than a template."""
+        if kind == _ONE_ENTRY:
+            fixed, texts_by_place = head
+            slot, lead, suffix = rest
+            entry = lead + values[slot] + suffix
+            return texts_by_place[bisect_right(fixed, entry)] % entry
+        if kind == _PAIR:
+            first, second = values[rest[0]], values[rest[1]]
+            return head % ((first, second) if first <= second else (second, first))
+        if kind == _SORTED_ENTRIES:
+            start, fixed, end = head
+            return start + b",".join(sorted(fixed + [lead + values[slot] + suffix for slot, lead, suffix in rest])) + end
+        return self.prefix + _union_text(sorted(  # _SORTED_ALTERNATIVES
+            _alternative_key(values[slot].decode("ascii") if slot.__class__ is int else slot, alternative)
+            for slot, alternative in head), rest).encode("utf-8")
+
+
+def _sorted_plan(node: Union | Intersection, slot_of: Callable[[Node], str | int], memo: _Memo, read: set[int],
+                 size: int) -> str | tuple:
+    """A union's or an intersection's plan (see _Rounds), or its digest when it reaches no member: its form
+    orders the children by digest, so the children's slots make the plan, and its text is written only when
+    they are all constant."""
+    if node.__class__ is Intersection:
+        slots = [slot_of(operand) for operand in node.operands]
+    else:
+        slots = [slot_of(alternative.node) for alternative in node.alternatives]
+    if not any(slot.__class__ is int for slot in slots):
+        return memo.digest(form_text(node, slot_of))
+    read.update(slot for slot in slots if slot.__class__ is int and slot >= size)
+    if node.__class__ is Intersection:
+        # Operands `"<digest>"` sort as their digests do (digests have one length, or are the placeholder,
+        # which differs from every digest before its end).
+        head, tail = '{"k":"intersection","ops":[', "]}"
+        entries = [(slot, '"', '"') for slot in slots]
+    elif any(alternative.tags for alternative in node.alternatives):
+        return _SORTED_ALTERNATIVES, list(zip(slots, node.alternatives)), _union_tail(node)
+    else:
+        # Entries `["<digest>",<qualified>]` sort as their keys (digest, qualified) do: digests are written
+        # with characters above `"`, so two entries compare by their digests first, and then `false` sorts
+        # before `true`.
+        head, tail = '{"alts":[', "]" + _union_tail(node)
+        entries = [(slot, '["', '",' + _BOOLEANS[alternative.qualified] + "]")
+                   for slot, alternative in zip(slots, node.alternatives)]
+    # The entries of children that reach no member are written once; each round writes the others and
+    # places them among those.
+    fixed = sorted((lead + slot + suffix).encode("utf-8") for slot, lead, suffix in entries
+                   if slot.__class__ is str)
+    varying = [(slot, lead.encode("ascii"), suffix.encode("ascii")) for slot, lead, suffix in entries
+               if slot.__class__ is int]
+    head_bytes, tail_bytes = memo.prefix.encode("utf-8") + head.encode("utf-8"), tail.encode("utf-8")
+    if len(varying) == 1:
+        # One entry changes (a member or null, say): its place among the others is where it sorts in,
+        # and the text for each place is written once.
+        texts = [head_bytes.replace(b"%", b"%%") + b",".join(fixed[:place] + [b"%s"] + fixed[place:])
+                 + tail_bytes.replace(b"%", b"%%") for place in range(len(fixed) + 1)]
+        return _ONE_ENTRY, (fixed, texts), varying[0]
+    if len(varying) == 2 and not fixed and varying[0][1:] == varying[1][1:]:
+        # Two entries change, nothing else is listed and both are written alike around their digests
+        # (both operands of an intersection; two members): they are in the order of their digests.
+        _, lead, suffix = varying[0]
+        template = (head_bytes.replace(b"%", b"%%") + lead + b"%s" + suffix + b"," + lead + b"%s" + suffix
+                    + tail_bytes.replace(b"%", b"%%"))
+        return _PAIR, template, (varying[0][0], varying[1][0])
+    return _SORTED_ENTRIES, (head_bytes, fixed, tail_bytes), varying
 
 
 def strongly_connected_components(nodes: list[str], edges: Mapping[str, list[str]]) -> list[list[str]]:
-    """Tarjan's algorithm without recursion; components come out dependencies first."""
-    index_of: dict[str, int] = {}
-    lowlink: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
+    """Tarjan's algorithm without recursion; components come out dependencies first, each sorted.
+
+    It runs on numbers (a node's position), whose tables are lists: a large source has tens of thousands
+    of types, and looking names up in dictionaries at every step cost more than the rest of the search."""
+    names = list(nodes)
+    number = {name: position for position, name in enumerate(names)}
+    position = 0
+    while position < len(names):  # nodes reached only as successors are numbered after the given ones
+        for successor in edges.get(names[position], ()):
+            if successor not in number:
+                number[successor] = len(names)
+                names.append(successor)
+        position += 1
+    successors = [[number[successor] for successor in edges.get(name, ())] for name in names]
+    index_of = [-1] * len(names)
+    lowlink = [0] * len(names)
+    on_stack = [False] * len(names)
+    stack: list[int] = []
     result: list[list[str]] = []
     counter = 0
-    for start in nodes:
-        if start in index_of:
+    for start in range(len(nodes)):
+        if index_of[start] >= 0:
             continue
         work = [(start, 0)]
         while work:
@@ -552,31 +612,32 @@ def strongly_connected_components(nodes: list[str], edges: Mapping[str, list[str
                 index_of[node] = lowlink[node] = counter
                 counter += 1
                 stack.append(node)
-                on_stack.add(node)
-            successors = edges.get(node, [])
+                on_stack[node] = True
+            following = successors[node]
             descended = False
-            while position < len(successors):
-                successor = successors[position]
+            while position < len(following):
+                successor = following[position]
                 position += 1
-                if successor not in index_of:
+                if index_of[successor] < 0:
                     work.append((node, position))
                     work.append((successor, 0))
                     descended = True
                     break
-                if successor in on_stack:
-                    lowlink[node] = min(lowlink[node], index_of[successor])
+                if on_stack[successor] and index_of[successor] < lowlink[node]:
+                    lowlink[node] = index_of[successor]
             if descended:
                 continue
             if lowlink[node] == index_of[node]:
                 component = []
                 while True:
                     member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
+                    on_stack[member] = False
+                    component.append(names[member])
                     if member == node:
                         break
                 result.append(sorted(component))
             if work:
                 parent = work[-1][0]
-                lowlink[parent] = min(lowlink[parent], lowlink[node])
+                if lowlink[node] < lowlink[parent]:
+                    lowlink[parent] = lowlink[node]
     return result

@@ -5,6 +5,7 @@ build's fingerprint, which shares nothing)."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 
 from hypothesis import given, settings
@@ -16,6 +17,7 @@ from govern.model.graph import TypeGraph
 from govern.model.nodes import (
     OPEN, Alternative, Array, Map, NamedType, Object, Primitive, Property, Ref, Root, Union,
 )
+from reference_fingerprint import strongly_connected_components as reference_strongly_connected_components
 from reference_fingerprint import type_digests as reference_type_digests
 from test_fingerprint_reference import type_graphs
 
@@ -177,3 +179,28 @@ def test_awkward_text_inside_a_cycle_hashes_as_the_first_build_hashes_it():
     types = _ring_of_awkward_text(3)
     for domain in DOMAINS.values():
         assert type_digests(types, domain) == reference_type_digests(types, domain)
+
+
+def test_digests_leave_no_reference_cycles_behind():
+    # The tables of a computation (the digests of every node object, a recursive component's compiled
+    # rounds: megabytes for large sources) are freed when it returns, not at the collector's next full run,
+    # which a long command may never reach.
+    for types in (_wide_graph(20), _ring_of_distinct_objects(5), _ring_of_unions(), _ring_of_awkward_text(3)):
+        gc.collect()
+        gc.disable()
+        try:
+            type_digests(types, DOMAINS[1])
+            assert gc.collect() == 0
+        finally:
+            gc.enable()
+
+
+@settings(PROFILE)
+@given(st.dictionaries(st.sampled_from("abcdefgh"), st.lists(st.sampled_from("abcdefghij"), max_size=4), max_size=8),
+       st.randoms(use_true_random=False))
+def test_strongly_connected_components_come_out_as_the_first_build_finds_them(edges, random):
+    # Successors outside the given nodes (and without edges of their own) included.
+    nodes = sorted(edges)
+    random.shuffle(nodes)
+    assert fingerprint.strongly_connected_components(nodes, edges) == \
+        reference_strongly_connected_components(nodes, edges)
