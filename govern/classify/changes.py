@@ -574,6 +574,8 @@ class Walker:
         self._equal: dict[tuple[int, int], tuple[Node, Node, bool]] = {}
         # Whether any type of the new side is an event root's (see `_same_event_root`).
         self._events = bool(new.graph.event_roots)
+        # The pairs of nodes whose directions the walks this one runs inside are telling (`_breaks_between`).
+        self._asking: frozenset[tuple[Node, Node]] = frozenset()
 
     def differences(self, old: Node, new: Node) -> Iterator[Difference]:
         """Every difference between `old` and `new`, compared from the top (the root's own structure).
@@ -928,8 +930,14 @@ class Walker:
         pairing can tell; nothing when they are the same."""
         if old is UNKNOWN_MODEL or new is UNKNOWN_MODEL:
             return (OLD_DATA, NEW_DATA)
+        if (old, new) in self._asking:
+            # Asked again while answering it (a type whose content model holds the type itself, one side a
+            # union of it): the answer would ask again without end. Both ways, as far as anyone can prove.
+            return (OLD_DATA, NEW_DATA)
+        walker = Walker(self.old, self.new)
+        walker._asking = self._asking | {(old, new)}
         found: tuple[str, ...] = ()
-        for difference in Walker(self.old, self.new).differences(old, new):
+        for difference in walker.differences(old, new):
             found = _merge(found, difference.breaks)
         return found
 

@@ -196,6 +196,22 @@ def test_nodes_are_told_equal_exactly_when_their_digests_are(pair):
                 (old, new)
 
 
+def test_a_type_whose_content_model_holds_itself_is_compared_to_an_end():
+    """Telling which way an added property breaks compares what the old content model let through with the
+    property's schema; here that is the same pair of types again, through a union on the old side. The
+    question asked again while it is being answered is answered both ways, where it used to be asked without
+    end."""
+    def graph(types: dict) -> TypeGraph:
+        return TypeGraph(source="s", types={key: NamedType(key, key, node) for key, node in types.items()},
+                         roots={"s:Root": Root("s:Root", "T0", "record")})
+
+    old = graph({"T0": Union((Alternative(Object((), Ref("T1"), (("^x", Ref("T1")),))),)), "T1": Ref("T0")})
+    new = graph({"T0": Object((Property("a", Ref("T0"), False),), Ref("T0"), (("^x", Ref("T1")),)), "T1": Ref("T0")})
+    found = list(Walker(Side.of(old), Side.of(new)).differences(Ref("T0"), Ref("T0")))
+    assert {(difference.path, difference.kind, difference.breaks) for difference in found} == {
+        ("/properties/a", "optional-property-added", (changes.OLD_DATA, changes.NEW_DATA))}
+
+
 class _DigestWalker(Walker):
     """The walk as it was before equal nodes were told from structure: every pair of nodes by its digests,
     every child through `compare` one level down, alternatives paired through their digests."""
