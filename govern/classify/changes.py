@@ -307,7 +307,9 @@ class _Context:
 
 
 def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
+    if "~" in token or "/" in token:
+        return token.replace("~", "~0").replace("/", "~1")
+    return token  # most names: nothing to escape
 
 
 INNER_PREFIX = "inner_"
@@ -652,13 +654,21 @@ class Walker:
         """The differences between two nodes at `path` of the running frame; a pair of named types is left
         to a frame of its own (`Enter`)."""
         if isinstance(old, Ref) and isinstance(new, Ref):
-            if self._differ(old, new):
-                # Below the root's own keywords, an event root is judged by its own rules: its differences
-                # say they are in it.
-                top = not path and (self._place is None or self._place.at_top)
-                yield Enter(old, new, path, self._names_guarded, None if top else self._same_event_root(old, new))
+            enter = self._enter(old, new, path)
+            if enter is not None:
+                yield enter
             return
         yield from self._compare_nodes(old, new, path)
+
+    def _enter(self, old: Ref, new: Ref, path: str) -> "Enter | None":
+        """What `compare` yields for a pair of named types, told now: an `Enter`, or None when their digests
+        are equal."""
+        if not self._differ(old, new):
+            return None
+        # Below the root's own keywords, an event root is judged by its own rules: its differences say they
+        # are in it.
+        top = not path and (self._place is None or self._place.at_top)
+        return Enter(old, new, path, self._names_guarded, None if top else self._same_event_root(old, new))
 
     def _differ(self, old: Ref, new: Ref) -> bool:
         """Whether a pair of named types can hold a difference: their digests (or inventory formats) differ."""
@@ -930,7 +940,7 @@ class Walker:
         pairing can tell; nothing when they are the same."""
         if old is UNKNOWN_MODEL or new is UNKNOWN_MODEL:
             return (OLD_DATA, NEW_DATA)
-        if (old, new) in self._asking:
+        if self._asking and (old, new) in self._asking:
             # Asked again while answering it (a type whose content model holds the type itself, one side a
             # union of it): the answer would ask again without end. Both ways, as far as anyone can prove.
             return (OLD_DATA, NEW_DATA)
@@ -1032,6 +1042,11 @@ class Walker:
                              _args(keyword=_operand_keyword(new, j)), (OLD_DATA,))
 
     def _compare_union(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
+        if old.policy == new.policy and old.exclusive == new.exclusive and old.discriminator == new.discriminator:
+            return self._alternatives(old, new, path)  # (most pairs: no generator of its own)
+        return self._union_changes(old, new, path)
+
+    def _union_changes(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
         if old.policy != new.policy:
             yield Difference(path, "policy-changed", old, new, _args(old=old.policy, new=new.policy),
                              (OLD_DATA, NEW_DATA))
@@ -1048,9 +1063,11 @@ class Walker:
                      differences: Iterator[Difference]) -> Iterator[Difference]:
         """In a oneOf, a changed or added alternative that may overlap another moves instances into or out
         of the overlap, which oneOf rejects: it breaks both ways, and a widening is no longer allowed."""
-        if not union.exclusive or not any(may_overlap(self.new, union, alternative) for alternative in alternatives):
-            return differences
-        return self._exclusive_differences(differences)
+        return self._exclusive_differences(differences) if self._overlapping(union, alternatives) else differences
+
+    def _overlapping(self, union: Union, alternatives: list[Alternative]) -> bool:
+        """Whether the union is a oneOf in which any of these (new) alternatives may overlap another."""
+        return union.exclusive and any(may_overlap(self.new, union, alternative) for alternative in alternatives)
 
     @staticmethod
     def _exclusive_differences(differences: Iterator[Difference]) -> Iterator[Difference]:
@@ -1062,29 +1079,34 @@ class Walker:
                 yield _exclusive(difference)
 
     def _alternatives(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
+        # Not a generator itself: the grouping depends on the unions alone, and it hands on one of two walks.
         keyword = new.keyword if new.keyword is not None else "oneOf" if new.exclusive else "anyOf"  # as written
         base = f"{path}/{keyword}" if keyword else path  # "": the schema's own keywords (a list of types)
         groups_old = self._groups(self.old, old)
         groups_new = self._groups(self.new, new) if groups_old is not None else None
         if groups_old is not None and groups_new is not None:
-            for kind in sorted(groups_old.keys() | groups_new.keys()):
-                name = _value_text(kind)
-                where = f"{base}/{_escape(name)}"
-                before, after = groups_old.get(kind, []), groups_new.get(kind, [])
-                if not before:
-                    added = Difference(where, "alternative-added", None, after[0].node,
-                                       _args(alternative=name, qualified=all(a.qualified for a in after),
-                                             policy=new.policy, old_policy=old.policy,
-                                             event_type=self._added_event_root(after)), (NEW_DATA,))
-                    yield from self._exclusivity(new, after, iter((added,)))
-                elif not after:
-                    yield self._removed(old, before, Difference(where, "alternative-removed", before[0].node, None,
-                                                                _args(alternative=name), (OLD_DATA,)))
-                else:
-                    yield from self._pair_by_structure(before, after, where, old, new, name)
-            return
-        yield from self._pair_by_structure(list(old.alternatives), list(new.alternatives), base, old, new,
-                                           positioned=bool(keyword))
+            return self._grouped_alternatives(old, new, base, groups_old, groups_new)
+        return self._pair_by_structure(list(old.alternatives), list(new.alternatives), base, old, new,
+                                       positioned=bool(keyword))
+
+    def _grouped_alternatives(self, old: Union, new: Union, base: str, groups_old: dict[str, list[Alternative]],
+                              groups_new: dict[str, list[Alternative]]) -> Iterator[Difference]:
+        """Alternatives by discriminator value: a value added or removed, else its alternatives paired."""
+        for kind in sorted(groups_old.keys() | groups_new.keys()):
+            name = _value_text(kind)
+            where = f"{base}/{_escape(name)}"
+            before, after = groups_old.get(kind, []), groups_new.get(kind, [])
+            if not before:
+                added = Difference(where, "alternative-added", None, after[0].node,
+                                   _args(alternative=name, qualified=all(a.qualified for a in after),
+                                         policy=new.policy, old_policy=old.policy,
+                                         event_type=self._added_event_root(after)), (NEW_DATA,))
+                yield from self._exclusivity(new, after, iter((added,)))
+            elif not after:
+                yield self._removed(old, before, Difference(where, "alternative-removed", before[0].node, None,
+                                                            _args(alternative=name), (OLD_DATA,)))
+            else:
+                yield from self._pair_by_structure(before, after, where, old, new, name)
 
     def _removed(self, old: Union, removed: list[Alternative], difference: Difference) -> Difference:
         """Instances that matched a removed oneOf alternative and another were rejected; now they are read."""
@@ -1117,9 +1139,13 @@ class Walker:
             # Each old alternative takes the first unpaired new one with its digest, qualification and
             # discriminator values; between few alternatives, each pair is told equal or not from structure.
             kept: list[int] = []
+            same = self._same
             for i in unmatched_old:
+                alternative = before[i]
                 for position, j in enumerate(unmatched_new):
-                    if _same_key(before[i], after[j]) and self._same(before[i].node, after[j].node):
+                    other = after[j]
+                    if alternative.qualified == other.qualified and alternative.tags == other.tags \
+                            and same(alternative.node, other.node):
                         del unmatched_new[position]
                         break
                 else:
@@ -1142,6 +1168,8 @@ class Walker:
                     kept.append(i)
             unmatched_old = kept
             unmatched_new = [j for j in unmatched_new if j not in paired]
+        if not unmatched_old and not unmatched_new:
+            return  # every alternative has its equal
         # Pair the rest when their kinds match one to one, so a change inside an alternative is precise.
         old_kinds = {i: self.old.resolve(before[i].node).kind for i in unmatched_old}
         old_count: dict[str, int] = {}
@@ -1165,8 +1193,19 @@ class Walker:
                     yield Difference(path, "discriminator-changed", before[i].node, after[j].node,
                                      _args(old=", ".join(before[i].tags), new=", ".join(after[j].tags),
                                            alternative=name), (OLD_DATA, NEW_DATA))
-                changes = self._exclusivity(new_union, [after[j]], self.compare(before[i].node, after[j].node,
-                                                                                 at(path, after, j)))
+                old_node, new_node = before[i].node, after[j].node
+                if old_node.__class__ is Ref and new_node.__class__ is Ref:
+                    # A pair of named types (most pairs): its `Enter`, with what the wrappers below would add
+                    # on its way up, without a generator per wrapper.
+                    enter = self._enter(old_node, new_node, at(path, after, j))
+                    if enter is not None:
+                        if self._overlapping(new_union, [after[j]]):
+                            enter.transforms.append(_Mapped(_exclusive))
+                        if positioned:
+                            enter.transforms.append(_Named({"alternative": name}))
+                        yield enter
+                    continue
+                changes = self._exclusivity(new_union, [after[j]], self.compare(old_node, new_node, at(path, after, j)))
                 # The schema's own keywords are no alternatives a reader would name.
                 yield from _named(changes, alternative=name) if positioned else changes
         for i in unmatched_old:
