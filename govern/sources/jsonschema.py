@@ -1520,8 +1520,20 @@ def _same(new: tuple, old: tuple) -> bool:
 
 
 def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], origin: str) -> None:
-    """A chain of references that returns to itself with no structure in between describes nothing."""
-    for start in types:
+    """A type that reaches itself with no structure in between describes nothing: a chain of references that
+    returns to itself, or a cycle through references and combinators that apply to the value itself."""
+    edges: dict[str, list[str]] = {}
+    for name, node in types.items():
+        kind = node.__class__
+        if kind is Ref:
+            edges[name] = [node.target]
+        elif kind in _COMBINATOR_KINDS:
+            targets = _in_place_references(node)
+            if targets:
+                edges[name] = targets
+    for start in edges:
+        if types[start].__class__ is not Ref:
+            continue
         seen = [start]
         node = types[start]
         while isinstance(node, Ref):
@@ -1531,6 +1543,72 @@ def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], o
                                          hint="a reference must eventually reach a schema with structure"))
             seen.append(node.target)
             node = types[node.target]
+    # Only types with edges of their own can be on a cycle: most references lead to an object, which ends it.
+    onward = {name: kept for name, targets in edges.items() if (kept := [t for t in targets if t in edges])}
+    cycle = _first_cycle(onward)
+    if cycle:
+        route = " -> ".join(locations[name] for name in cycle)
+        raise InputError(Problem(
+            origin, f"type {cycle[0]} reaches itself through references and combinators alone, with no property, "
+                    f"item or value in between: {route}",
+            hint="a validator would recurse into it without end; put the recursion under a property, an array "
+                 "item or a map value"))
+
+
+_COMBINATOR_KINDS = frozenset({Union, Intersection, Applicator})
+# Applicators whose schemas apply to the value itself; the others (contains, propertyNames) apply to an item
+# or a name of it, which is structure in between as much as a property is.
+_IN_PLACE_APPLICATORS = frozenset({"not", "if-then-else", "dependentSchemas"})
+
+
+def _in_place_references(node: Node) -> list[str]:
+    """The types a union, intersection or applicator applies to the value itself: references reached through
+    unions, intersections and in-place applicators alone."""
+    found: list[str] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = current.__class__
+        if kind is Intersection:
+            children = current.operands
+        elif kind is Union:
+            children = [alternative.node for alternative in current.alternatives]
+        elif kind is Applicator and current.keyword in _IN_PLACE_APPLICATORS:
+            children = current.operands
+        else:
+            continue
+        for child in children:
+            if child.__class__ is Ref:
+                found.append(child.target)
+            elif child.__class__ in _COMBINATOR_KINDS:
+                stack.append(child)
+    return found
+
+
+def _first_cycle(edges: dict[str, list[str]]) -> list[str]:
+    """The first cycle of the edges (its first name repeated at its end), searched depth first from each
+    name in order, or an empty list."""
+    done: set[str] = set()
+    for start in edges:
+        if start in done:
+            continue
+        path, on_path = [start], {start}
+        pending = [iter(edges[start])]
+        while pending:
+            target = next(pending[-1], None)
+            if target is None:
+                pending.pop()
+                on_path.discard(finished := path.pop())
+                done.add(finished)
+            elif target in on_path:
+                return path[path.index(target):] + [target]
+            elif target not in done and target in edges:
+                path.append(target)
+                on_path.add(target)
+                pending.append(iter(edges[target]))
+            else:
+                done.add(target)
+    return []
 
 
 @long_lived()
