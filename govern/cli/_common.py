@@ -91,9 +91,9 @@ def witness_options(command):
     """--witness and --witness-budget, shared by the commands that can show witness documents."""
     command = click.option("--witness-budget", "witness_budget", type=WitnessBudget(), default=WITNESS_BUDGET,
                            show_default=True, metavar="N",
-                           help="Candidate documents checked per change and direction before its search reports "
-                                "`exhausted`: a count of work, so the outcome is the same on any machine and "
-                                "under any load.")(command)
+                           help="Candidate documents checked per change and direction (and 1,000 validation "
+                                "steps per candidate on each side) before its search reports `exhausted`: a count "
+                                "of work, so the outcome is the same on any machine and under any load.")(command)
     return click.option("--witness", "witness", is_flag=True,
                         help="For each breaking change, show a document the writing side accepts and the reading "
                              "side rejects, confirmed with jsonschema; report same-version verdicts such a "

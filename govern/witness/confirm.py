@@ -84,6 +84,11 @@ class Validator:
         self.schema = schema
         self._verdicts = LocalVerdicts(schema)
 
+    def allow(self, steps: int) -> None:
+        """Validations from now on may take `steps` steps (subschemas applied to a value) in all; beyond
+        that, `accepts` and `rejection` raise govern.witness.local.TooCostly."""
+        self._verdicts.allow(steps)
+
     def accepts(self, document: Any, place: Place | None = None) -> bool:
         """`place`: where this document differs from others of its shape (see govern.witness.local): the
         verdict is the same with or without it, only cheaper for the second and later of a shape."""

@@ -49,6 +49,10 @@ class Place:
     document: Any
 
 
+class TooCostly(Exception):
+    """The validations since `allow` would take more steps than it allowed: the verdict is not worked out."""
+
+
 class _Text(str):
     __slots__ = ()
 
@@ -151,6 +155,7 @@ class _Recording:
 
 
 _UNSEEN = object()
+_UNBOUNDED = float("inf")
 
 
 class LocalVerdicts:
@@ -165,8 +170,16 @@ class LocalVerdicts:
         descend, iter_errors = cls.descend, cls.iter_errors
         reading = frozenset(cls.VALIDATORS) - SAFE
         recording: list[_Recording | None] = [None]
+        # Steps (subschemas applied to a value) taken since `allow`, and how many it allows: validating is
+        # exponential in a document's depth where a schema applies a recursive type to one value more than
+        # once (an `allOf` or `oneOf` of two references to it), and documents of a type whose recursion is
+        # required nest as deep as the search builds them.
+        steps = self._steps = [0, _UNBOUNDED]
 
         def watched_descend(validator, instance, schema, path=None, schema_path=None, resolver=None):
+            steps[0] += 1
+            if steps[0] > steps[1]:
+                raise TooCostly
             current = recording[0]
             if current is not None:
                 if instance is current.value:
@@ -178,6 +191,9 @@ class LocalVerdicts:
 
         def watched_iter_errors(validator, instance, _schema=None):
             # Reached without descending: the root, and the later alternatives of a `oneOf`.
+            steps[0] += 1
+            if steps[0] > steps[1]:
+                raise TooCostly
             current = recording[0]
             if current is not None:
                 schema = validator.schema if _schema is None else _schema
@@ -192,6 +208,13 @@ class LocalVerdicts:
         self._recording = recording
         self._validator = cls(schema)
         self._trees: dict[str, Any] = {}  # by skeleton: a _Query or a verdict; None: validated whole
+
+    def allow(self, steps: int) -> None:
+        """From now on, validations may take `steps` steps in all; beyond that they raise TooCostly. Once they
+        have, they always do: the documents of one schema cost alike, so another search would only spend
+        as much again."""
+        if self._steps[0] <= self._steps[1]:
+            self._steps[:] = [0, steps]
 
     def accepts(self, document: Any, place: Place | None = None) -> bool:
         if place is None:

@@ -32,13 +32,18 @@ from govern.witness.confirm import Validator, root_schema
 from govern.witness.generate import (
     ABSENT, ENTRY_NAMES, Hints, candidates, documents, hints_of, locations, routes, split_pointer,
 )
-from govern.witness.local import place_of
+from govern.witness.local import TooCostly, place_of
 
 # Candidates checked per change and direction (`--witness-budget`). Checking one costs about a millisecond on
 # typical schemas (jsonschema, both sides), so a fruitless search costs about what the former default of
 # 200 ms did; the targeted candidates find a witness within the first few dozen in the usual case.
 DEFAULT_BUDGET = 200
 DRAWN_PER_CHECKED = 20  # candidates drawn (repeats and empty ones included) per one the budget allows checking
+# Validation steps (subschemas applied to a value) each side may take per candidate the budget allows checking,
+# summed over the search. A check takes a few hundred at most on real schemas (the largest measured, on
+# GitHub's REST description, about 13,000); a schema applying a recursive type to one value twice takes
+# exponentially many in the document's depth, and this stops its search.
+STEPS_PER_CHECKED = 1_000
 FIRST_AIMED = 16  # documents aimed at a change's own location tried before looking below it
 
 # Same-version rules whose promise for one direction is not validation but a duty of readers: new data may
@@ -262,6 +267,8 @@ def search_direction(change: Change, direction: str, old: _Root, new: _Root, bud
     if writer.graph is None:
         return None
     writer_validator, reader_validator = writer.validator, reader.validator
+    writer_validator.allow(budget * STEPS_PER_CHECKED)
+    reader_validator.allow(budget * STEPS_PER_CHECKED)
     steps = instance_steps(searched_location(writer.tokens(change)))
     seen: set[str] = set()
     drawn = itertools.islice(_candidate_documents(change, writer, reader, deep), budget * DRAWN_PER_CHECKED)
@@ -284,6 +291,8 @@ def search_direction(change: Change, direction: str, old: _Root, new: _Root, bud
             if reader_validator.accepts(document, place) or not writer_validator.accepts(document, place):
                 continue
             rejection = reader_validator.rejection(document)
+        except TooCostly:
+            return None  # its documents cost more to validate than a search may spend: exhausted
         except Exception:  # noqa: BLE001 - a schema the validator cannot apply confirms nothing
             continue
         if rejection is not None:

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, assume, settings
 from hypothesis import strategies as st
 
 from govern.cli import cli
@@ -329,12 +329,14 @@ def _bodies(count: int) -> st.SearchStrategy:
 def schema_documents(draw, max_definitions: int = 4):
     """A JSON Schema 2020-12 document whose `$defs` refer to each other, recursively or not.
 
-    Definitions are never bare references (that could form a loop with no structure, which is an error);
-    the document itself is a compound schema too, so it is a root next to every definition.
+    Definitions are never bare references, nor reach themselves through unions of references alone (that
+    would be a loop with no structure, which is an error); the document itself is a compound schema too, so
+    it is a root next to every definition.
     """
     count = draw(st.integers(1, max_definitions))
     bodies = _bodies(count)
     definitions = {name: draw(bodies) for name in DEF_NAMES[:count]}
+    assume(not any(on_a_cycle(name, _union_references(definitions)) for name in definitions))
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **draw(bodies), "$defs": definitions}
 
 
@@ -345,6 +347,18 @@ def reference_graph(document: dict) -> dict[str, set[str]]:
         edges[name] = {value[len("#/$defs/"):] for pointer, value in walk(body)
                        if pointer.endswith("/$ref") and isinstance(value, str)}
     return edges
+
+
+def _union_references(definitions: dict) -> dict[str, set[str]]:
+    """For each definition, the definitions it is a union of, directly or through nested unions."""
+    def found(schema: Any) -> set[str]:
+        if not isinstance(schema, dict):
+            return set()
+        if "$ref" in schema:
+            return {schema["$ref"][len("#/$defs/"):]}
+        return {name for keyword in ("anyOf", "oneOf") for item in schema.get(keyword, ()) for name in found(item)}
+
+    return {name: found(body) for name, body in definitions.items()}
 
 
 def on_a_cycle(name: str, edges: dict[str, set[str]]) -> bool:
