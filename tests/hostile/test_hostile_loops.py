@@ -219,7 +219,8 @@ def test_witness_search_ends_where_validating_its_documents_grows_exponentially(
     old_path, new_path = tmp_path / "old.json", tmp_path / "new.json"
     old_path.write_text(json.dumps(old), encoding="utf-8")
     new_path.write_text(json.dumps(new), encoding="utf-8")
-    result = bounded("diff", "--format", "json", "--witness", str(old_path), str(new_path))
+    # A small budget keeps the test quick: without the steps counted, even one candidate would not end.
+    result = bounded("diff", "--format", "json", "--witness", "--witness-budget", "20", str(old_path), str(new_path))
     clean(result, (0,))
     changes = [change for root in json.loads(result.stdout)["roots"] for change in root["changes"]]
     assert changes and all(change["witness"] is None and change["witness_search"] == "exhausted"
