@@ -23,6 +23,7 @@ from govern.model.nodes import (
     Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node, Object, Opaque, Primitive, Ref, Tuple,
     Union,
 )
+from govern.reader import long_lived
 
 DOMAINS = {1: "govern/inventory/1", 2: "govern/inventory/2"}
 _RECURSION_PLACEHOLDER = "sha256:recursive"
@@ -145,6 +146,9 @@ _FORM_WRITERS = {
 }
 
 
+# What a computation makes (the memo, the compiled rounds, the texts) is freed by reference counting when it
+# returns (no cycle is left among them, see below): a young-generation collection meanwhile would only walk it.
+@long_lived()
 def type_digests(types: Mapping[str, NamedType], domain: str,
                  reachable_from: Iterable[str] | None = None,
                  referred: Mapping[str, set[str]] | None = None) -> dict[str, str]:

@@ -140,3 +140,27 @@ def test_classifying_runs_no_collection(frequent_collections, tmp_path):
     assert [(change.type, change.path) for result in results for change in result.changes] == \
         [("T0", "/properties/note")]
     assert runs == []
+
+
+def test_computing_digests_runs_no_collection(frequent_collections, tmp_path):
+    """The memo and compiled rounds of the digests are freed by reference counting when the computation ends:
+    a ring of 400 types (one recursive component) and 400 acyclic ones are hashed without a collection."""
+    from govern.model.fingerprint import DOMAINS, type_digests
+
+    ring = _document(400)
+    chain = _document(400)
+    for index in range(400):  # T399 refers to nothing: the chain is acyclic
+        chain["$defs"][f"T{index}"]["properties"]["next"]["anyOf"][0]["$ref"] = f"#/$defs/T{min(index + 1, 399)}"
+    chain["$defs"]["T399"]["properties"].pop("next")
+    graphs = []
+    for name, document in (("ring", ring), ("chain", chain)):
+        path = tmp_path / f"{name}.schema.json"
+        path.write_text(json.dumps(document), encoding="utf-8")
+        graphs.append(load_spec(str(path), tmp_path))
+    type_digests(graphs[0].types, DOMAINS[1])  # (imports make objects of their own)
+    runs = frequent_collections
+    for graph in graphs:
+        runs.clear()
+        digests = type_digests(graph.types, DOMAINS[1])
+        assert len(digests) == 400 and len(set(digests.values())) == 400
+        assert runs == []
