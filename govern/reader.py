@@ -20,9 +20,7 @@ object, and only when that path meets something to refuse does the positional pa
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import json
 import math
 import re
@@ -30,6 +28,7 @@ import sys
 from typing import Any, Callable
 
 from govern.errors import InputError, Problem
+from govern.process import long_lived
 
 MAX_DEPTH = 128
 MAX_ALIAS_NODES = 100_000
@@ -198,25 +197,6 @@ def _proved_strict(text: str, value: Any) -> bytes | None:
     # Escapes need a backslash: most documents have none, which one search for a single character tells.
     escaped_colons = text.count("u003a") + text.count("u003A") if "\\" in text else 0
     return compact if text.count(":") + escaped_colons <= compact.count(b":") else None
-
-
-@contextlib.contextmanager
-def long_lived():
-    """Values made inside are kept for the rest of the command, and the cycle collector has nothing to find in
-    them: a parsed JSON document holds no reference cycle, nor do the frozen nodes normalized from it. Yet each
-    hundred thousand of them that survive would cost a young-generation collection walking them all (about
-    20 ms; reading 10,000 types made four). So no collection runs inside, and on leaving, what was made is
-    moved straight to the oldest generation, which only a full collection walks (and where a cycle among them
-    is still found)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()  # every tracked object to the permanent generation, the young generation's count to zero
-        gc.unfreeze()  # and from there to the oldest generation
-        if enabled:
-            gc.enable()
 
 
 def parse_json(text: str, origin: str) -> Any:

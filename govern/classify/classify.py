@@ -99,7 +99,7 @@ def _roots(graphs: list[TypeGraph]) -> dict[str, tuple[Side, str, str]]:
 
 
 def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph]) -> list[RootDiff]:
-    from govern.reader import long_lived
+    from govern.process import long_lived
 
     old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
     # The walk's tables (pairs compared, places, digests of inline nodes) hold no reference cycle, and reference

@@ -6,13 +6,13 @@ commands that read JSON Schema never import pydantic or other heavy dependencies
 
 from __future__ import annotations
 
-import gc
 import importlib
 import sys
 
 import click
 
 from govern import __version__
+from govern.process import own_the_collector
 
 # command name -> (module, attribute, one-line help shown by `govern --help` without importing it)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -72,10 +72,7 @@ def cli() -> None:
 
 
 def main() -> None:
-    # Normalizing a large schema allocates millions of small objects that form no reference cycles; with the
-    # default thresholds the cycle collector rescans the growing heap again and again (a third of the time
-    # of extracting 10,000 types). Collections stay on, just far less frequent.
-    gc.set_threshold(100_000, 50, 1_000)
+    own_the_collector()  # the process is govern's: see govern/process.py
     try:
         cli(prog_name="govern")
     except KeyboardInterrupt:  # pragma: no cover - interactive only

@@ -23,7 +23,7 @@ from govern.model.nodes import (
     Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node, Object, Opaque, Primitive, Ref, Tuple,
     Union,
 )
-from govern.reader import long_lived
+from govern.process import long_lived
 
 DOMAINS = {1: "govern/inventory/1", 2: "govern/inventory/2"}
 _RECURSION_PLACEHOLDER = "sha256:recursive"

@@ -33,7 +33,8 @@ from govern.sources.jsonschema import (
     ATTRIBUTION, DISCRIMINATOR, MAX_DEPTH, NOT_TYPE, NUMBER_KEYWORDS, RESERVED, SOURCE_POLICY, STRING_KEYWORDS,
     VERSION_MARKER, ZERO_LOWER_BOUNDS, _all_of, _normalized_union, _reject_reference_loops, bind_discriminator, event_roots_of,
 )
-from govern.reader import compact_serializer, kept_text, long_lived
+from govern.process import long_lived
+from govern.reader import compact_serializer, kept_text
 from govern.records.snapshot import DIALECT, EVENT_ROOTS, FORMAT_VERSION, INVENTORY_FORMAT, ROOTS
 from govern.sources.refs import escape_token, unescape_token
 

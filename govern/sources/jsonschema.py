@@ -25,7 +25,8 @@ from govern.model.nodes import (
     NEVER, OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node,
     Object, Opaque, Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
 )
-from govern.reader import compact_serializer, kept_text, long_lived
+from govern.process import long_lived
+from govern.reader import compact_serializer, kept_text
 from govern.sources.refs import (
     OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, reference_boundaries, urljoin,
 )

@@ -14,7 +14,7 @@ from typing import Any
 from govern.config import SourcePolicy
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
-from govern.reader import long_lived
+from govern.process import long_lived
 from govern.sources.jsonschema import Converter, finish_graph, read_format_version
 from govern.sources.refs import OPENAPI_30, SchemaSet, dialect_of, escape_token, reference_boundaries
 

@@ -1,6 +1,7 @@
 """What reading makes and keeps (a parsed document, the nodes normalized from it) holds no reference cycle, so
 the cycle collector's young-generation passes would only walk it: reading runs none, and what it made is
-moved to the oldest generation, where a full collection still finds any cycle."""
+moved to the oldest generation, where a full collection still finds any cycle. That is the command line's
+choice for its own process; a program using govern as a library keeps its collector as it set it."""
 
 from __future__ import annotations
 
@@ -10,8 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from govern.reader import long_lived, parse_json
+import govern.process
+from govern.process import long_lived
+from govern.reader import parse_json
 from govern.sources.load import load_spec
+
+
+@pytest.fixture(autouse=True)
+def owned_collector(monkeypatch):
+    """As in govern's own process (the command line owns the collector), unless a test says otherwise."""
+    monkeypatch.setattr(govern.process, "_COLLECTOR_OWNED", True)
 
 
 @pytest.fixture
@@ -164,3 +173,51 @@ def test_computing_digests_runs_no_collection(frequent_collections, tmp_path):
         digests = type_digests(graph.types, DOMAINS[1])
         assert len(digests) == 400 and len(set(digests.values())) == 400
         assert runs == []
+
+
+def test_the_command_line_owns_the_collector(monkeypatch):
+    import sys
+
+    from govern.cli import main
+
+    monkeypatch.setattr(govern.process, "_COLLECTOR_OWNED", False)
+    monkeypatch.setattr(sys, "argv", ["govern", "--version"])
+    threshold = gc.get_threshold()
+    try:
+        with pytest.raises(SystemExit):
+            main()
+        assert govern.process._COLLECTOR_OWNED
+        assert gc.get_threshold() == (100_000, 50, 1_000)
+    finally:
+        gc.set_threshold(*threshold)
+
+
+def test_a_library_caller_keeps_its_collector(monkeypatch, tmp_path):
+    """Used as a library, reading changes nothing of the process's collector: it stays enabled or not, what the
+    caller froze stays frozen, and the caller's own garbage is still found by young-generation collections."""
+    monkeypatch.setattr(govern.process, "_COLLECTOR_OWNED", False)
+    path = tmp_path / "spec.schema.json"
+    path.write_text(json.dumps(_document(50)), encoding="utf-8")
+    load_spec(str(path), tmp_path)
+
+    class Garbage:
+        pass
+
+    kept = [[index] for index in range(1000)]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with long_lived():
+            assert gc.isenabled()
+        for _ in range(3):
+            first, second = Garbage(), Garbage()
+            first.other, second.other = second, first
+            watched = id(first)
+            del first, second
+            load_spec(str(path), tmp_path)
+            assert gc.get_freeze_count() == frozen
+            gc.collect(0)  # a young-generation collection finds the caller's cycle made just before
+            assert watched not in {id(value) for value in gc.get_objects()}
+    finally:
+        gc.unfreeze()
+    assert kept
