@@ -16,7 +16,6 @@ Sets missing from the cache folder are skipped with a message (and then missing 
 from __future__ import annotations
 
 import argparse
-import gc
 import hashlib
 import sys
 import time
@@ -95,7 +94,9 @@ def main() -> int:
     parser.add_argument("file", type=Path)
     parser.add_argument("--cache", type=Path, default=HERE / ".cache")
     options = parser.parse_args()
-    gc.set_threshold(100_000, 50, 1_000)  # as the command line sets it
+    from govern.process import own_the_collector
+
+    own_the_collector()  # the collector as the command line runs it
     start = time.process_time()
     text = _text(readings(options.cache))
     print(f"{text.count(chr(10))} lines from the real schemas in {time.process_time() - start:.1f} s cpu",
