@@ -56,8 +56,10 @@ def generated_files(config: Config, inventory: Inventory, history: "History | No
     from govern.sources.locate import root_locations
 
     locations = root_locations(config, list(inventory.graphs))
-    files = [GeneratedFile(schemas / "inventory.json", lambda: inventory_chunks(inventory, locations))]
-    sections = CatalogSections(inventory)  # the named types' sections, shared by the pair
+    # Writing the inventory walks every type's nodes: it leaves each type's declaration here for the catalog.
+    declarations: dict[str, dict[str, str]] = {}
+    files = [GeneratedFile(schemas / "inventory.json", lambda: inventory_chunks(inventory, locations, declarations))]
+    sections = CatalogSections(declarations)  # the named types' sections, shared by the pair
     for language in page_languages(languages):
         files.append(GeneratedFile(schemas / page_name("catalog", language),
                                    lambda language=language: encoded_pieces(catalog_pieces(

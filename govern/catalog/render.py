@@ -111,19 +111,24 @@ class TypeSection(NamedTuple):  # one per named type: a tuple is made several ti
     rows: str
 
 
-def type_sections(graph: TypeGraph, digests) -> list[TypeSection]:
-    """Each named type's section, apart from its labels (the catalog pair shares them: computed once)."""
+def type_sections(graph: TypeGraph, digests, declared: dict[str, str] | None = None) -> list[TypeSection]:
+    """Each named type's section, apart from its labels (the catalog pair shares them: computed once).
+    `declared` (type name -> declaration) holds declarations made already, taken out as they are used; the
+    others are made here."""
     anchors = type_anchors(graph.source, graph.types)
     known: dict = {}  # each distinct node declared on one line declared once (see `declaration`)
     referring = graph.references_and_policy[0]  # the walk that finds them is the digests' own, done once
+    made = (declared or {}).pop
     sections = []
     for name, named in graph.types.items():
         node = named.node
         description = f"{_one_paragraph(named.description)}\n\n" if named.description else ""
         referred = referring[name] & anchors.keys()
+        text = made(name, None)
         sections.append(TypeSection(
             f'<a id="{anchors[name]}"></a>\n\n#### `{name}`\n\n',
-            f": `{digests[name]}`\n\n{description}```text\n{name} = {declaration(node, known=known)}\n```\n\n",
+            f": `{digests[name]}`\n\n{description}```text\n{name} = "
+            f"{declaration(node, known=known) if text is None else text}\n```\n\n",
             ", ".join([f"[`{key}`](#{anchors[key]})" for key in sorted(referred)]) if referred else "",
             # the usual object has no described property: told by one pass over its properties
             "" if node.__class__ is Object and not any(map(_DESCRIPTION, node.properties))
@@ -190,18 +195,20 @@ def _cell(text: str) -> str:
 
 
 class CatalogSections:
-    """The named types' sections of an inventory, computed on first use and shared by the catalog pair."""
+    """The named types' sections of an inventory's graphs, computed on first use and shared by the catalog pair.
 
-    def __init__(self, inventory: Inventory):
-        self._inventory = inventory
+    `declarations` (source -> type name -> text) are those made while writing the inventory (see
+    `inventory_chunks`), which the sections take instead of declaring the types again."""
+
+    def __init__(self, declarations: dict[str, dict[str, str]] | None = None):
+        self._declarations = declarations if declarations is not None else {}
         self._by_source: dict[str, list[TypeSection]] = {}
 
     def of(self, graph: TypeGraph) -> list[TypeSection]:
         sections = self._by_source.get(graph.source)
-        if sections is None:
-            types = self._inventory.types
-            digests = {name: types[f"{graph.source}:{name}"].digest for name in graph.types}
-            sections = self._by_source[graph.source] = type_sections(graph, digests)
+        if sections is None:  # the inventory's digests are the graph's (see `build_inventory`)
+            sections = self._by_source[graph.source] = type_sections(graph, graph.digests,
+                                                                     self._declarations.pop(graph.source, None))
         return sections
 
 
@@ -221,7 +228,7 @@ def catalog_pieces(inventory: Inventory, language: str, history=None, catalog_fo
     for; `sections`
     shares the named types' sections with the catalog in the other language."""
     return _one_final_line_break(_catalog_pieces(inventory, language, history, catalog_folder, records_folder,
-                                                 languages, formats_index, sections or CatalogSections(inventory)))
+                                                 languages, formats_index, sections or CatalogSections()))
 
 
 def _catalog_pieces(inventory: Inventory, language: str, history, catalog_folder: Path | None,

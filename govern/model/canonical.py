@@ -132,7 +132,7 @@ def indented_members(members: Iterable[tuple[str, Any]], depth: int, group: int 
             for _ in range(depth):
                 wrapped = {"": wrapped}
             try:
-                text = fast(wrapped)[opening:-closing]
+                text = memoryview(fast(wrapped))[opening:-closing]  # copied once, joined to the separator
             except TypeError:  # orjson.JSONEncodeError: written below, as the standard library writes it
                 pass
         if text is None:

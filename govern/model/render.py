@@ -83,9 +83,7 @@ def _form(node: Node, written: dict | None) -> dict:
             if prop.reserved:
                 entry["reserved"] = True
             properties[prop.name] = entry
-        form = {"kind": "object", "properties": properties, "additional": content_model(node.additional, written)}
-        if node.pattern_properties:
-            form["patternProperties"] = {pattern: structure(child, written) for pattern, child in node.pattern_properties}
+        return _object_form(node, properties, written)
     elif kind is Primitive:
         form = {"kind": "primitive", "type": node.type}
     elif kind is Array:
@@ -126,6 +124,16 @@ def _form(node: Node, written: dict | None) -> dict:
     return form
 
 
+def _object_form(node: Object, properties: dict, written: dict | None) -> dict:
+    """An object's structure around the structures of its properties."""
+    form = {"kind": "object", "properties": properties, "additional": content_model(node.additional, written)}
+    if node.pattern_properties:
+        form["patternProperties"] = {pattern: structure(child, written) for pattern, child in node.pattern_properties}
+    if node.constraints:
+        form["constraints"] = _constraints(node.constraints, written)
+    return form
+
+
 def _alternative(alternative, written: dict | None) -> dict:
     """A union's alternative with its marks: its structure, then whether it is qualified and the discriminator
     values bound to it."""
@@ -152,6 +160,47 @@ def declaration(node: Node, indent: str = "", known: dict | None = None) -> str:
     if node.__class__ is Ref:
         return node.target
     return _declared(node, indent, {} if known is None else known)
+
+
+def structure_and_declaration(node: Node, written: dict, known: dict) -> tuple[dict, str]:
+    """`structure(node, written)` and `declaration(node, known=known)` of a named type's node, in one walk:
+    an object's properties, most of a large source's nodes, are visited once for both (the inventory and the
+    catalog pair are written from the same types)."""
+    kind = node.__class__
+    if kind is Object:
+        return _object_renderings(node, "", written, known)
+    if kind is Ref:
+        return {"ref": node.target}, node.target
+    return structure(node, written), _declared(node, "", known)
+
+
+def _object_renderings(node: Object, indent: str, written: dict, known: dict) -> tuple[dict, str]:
+    properties: dict = {}
+    lines: list[str] = []
+    line, structure_of, declaration_of = lines.append, written.get, known.get
+    inner = indent + "  "
+    for prop in node.properties:
+        child = prop.node
+        kind = child.__class__
+        if kind is Ref:  # the most frequent children, written inline
+            declared = child.target
+            entry = {"required": prop.required, "type": {"ref": declared}}
+        else:
+            if kind is Object:
+                form, declared = _object_renderings(child, inner, written, known)
+            else:
+                hit = structure_of(id(child))
+                form = hit[1] if hit is not None else structure(child, written)
+                hit = declaration_of(id(child))
+                declared = hit[1] if hit is not None else _declared(child, inner, known)
+            entry = {"required": prop.required, "type": form}
+        if prop.reserved:
+            entry["reserved"] = True
+            declared = "reserved (never)"
+        name = prop.name
+        properties[name] = entry
+        line(f"{inner}{name if name.isidentifier() else _quoted(name)}{'' if prop.required else '?'}: {declared}")
+    return _object_form(node, properties, written), _object_declaration(node, lines, indent, known)
 
 
 def _declared(node: Node, indent: str, known: dict) -> str:
@@ -185,15 +234,7 @@ def _declare(node: Node, indent: str, known: dict) -> str:
                 declared = hit[1] if hit is not None else _declared(child, inner, known)
             name = prop.name
             line(f"{inner}{name if name.isidentifier() else _quoted(name)}{'' if prop.required else '?'}: {declared}")
-        for pattern, child in node.pattern_properties:
-            lines.append(f"{inner}[/{pattern}/]: {_child(child, inner, known)}")
-        if isinstance(node.additional, Never):
-            lines.append(f"{inner}(closed: no other properties)")
-        elif not (isinstance(node.additional, Opaque) and not node.additional.constraints):
-            lines.append(f"{inner}[other]: {_child(node.additional, inner, known)}")
-        body = "\n".join(lines)
-        return ("{" + _suffix(node.constraints) if node.constraints else "{") + (
-            "\n" + body + "\n" + indent + "}" if body else "}")
+        return _object_declaration(node, lines, indent, known)
     if kind is Map:
         return f"map<string, {_child(node.values, indent, known)}>{_suffix(node.constraints)}"
     if kind is Array:
@@ -219,6 +260,20 @@ def _declare(node: Node, indent: str, known: dict) -> str:
             return f"{node.keyword}({parts})"
         return f"{node.keyword}({_child(node.operands[0], indent, known)})"
     raise TypeError(node)  # pragma: no cover
+
+
+def _object_declaration(node: Object, lines: list[str], indent: str, known: dict) -> str:
+    """An object's declaration around the lines of its properties."""
+    inner = indent + "  "
+    for pattern, child in node.pattern_properties:
+        lines.append(f"{inner}[/{pattern}/]: {_child(child, inner, known)}")
+    if isinstance(node.additional, Never):
+        lines.append(f"{inner}(closed: no other properties)")
+    elif not (isinstance(node.additional, Opaque) and not node.additional.constraints):
+        lines.append(f"{inner}[other]: {_child(node.additional, inner, known)}")
+    body = "\n".join(lines)
+    return ("{" + _suffix(node.constraints) if node.constraints else "{") + (
+        "\n" + body + "\n" + indent + "}" if body else "}")
 
 
 def _alternative_declaration(alternative, indent: str, known: dict) -> str:

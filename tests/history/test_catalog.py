@@ -121,6 +121,40 @@ def test_the_catalog_pair_writes_each_declaration_once_and_streams_its_pieces(th
     assert len(grouped) < len(pieces) and "".join(grouped) == "".join(pieces)
 
 
+def test_the_catalog_pair_takes_the_declarations_made_while_the_inventory_is_written(three_formats: Project,
+                                                                                    monkeypatch) -> None:
+    """Writing the inventory walks every named type: it leaves each type's declaration for the catalog pair,
+    which declares only the types the inventory's writing did not reach (a comparison stops at the first
+    difference); the catalogs are the same either way."""
+    import govern.catalog.render as render
+    import govern.model.inventory as inventory_module
+    from govern.config import load_config
+    from govern.extract import current_inventory, generated_files
+
+    config = load_config(three_formats.root)
+    inventory = current_inventory(config)
+    monkeypatch.setattr(inventory_module, "TYPES_PER_CHUNK", 1)
+
+    def catalogs(files) -> dict[str, str]:
+        return {file.path.name: file.text for file in files if file.path.name.startswith("catalog")}
+
+    alone = catalogs(generated_files(config, inventory))  # no inventory written: the catalog declares every type
+    calls: list = []
+    real = render.declaration
+    monkeypatch.setattr(render, "declaration", lambda node, known=None: calls.append(node) or real(node, known=known))
+    files = generated_files(config, inventory)
+    calls.clear()  # the format references' pages, made with the list of files
+    assert files[0].path.name == "inventory.json" and files[0].text
+    assert catalogs(files) == alone and calls == []
+    files = generated_files(config, inventory)
+    chunks = iter(files[0].render())
+    for _ in range(3):  # the head and two types, as a comparison that stops there
+        next(chunks)
+    chunks.close()
+    calls.clear()
+    assert catalogs(files) == alone and len(calls) == len(inventory.types) - 2
+
+
 def test_the_format_reference_pages_of_every_language_share_each_declaration(three_formats: Project,
                                                                               monkeypatch) -> None:
     import govern.catalog.render as render

@@ -1,0 +1,44 @@
+"""The inventory's structure and the catalog's declaration of a named type made in one walk (as `govern extract`
+makes them while writing the inventory): each must be exactly the plain one (reference_structure,
+reference_declaration), for every node kind at every depth, with the tables of shared nodes kept across types."""
+
+from __future__ import annotations
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from govern.model.canonical import indented_json
+from govern.model.nodes import NEVER, OPEN, Alternative, Array, Object, Primitive, Property, Ref, Union
+from govern.model.render import declaration, structure, structure_and_declaration
+from reference_declaration import plain_declaration
+from reference_structure import plain_structure
+from test_declarations import _nested
+from test_structures import NULLABLE, nodes
+
+PROFILE = settings.get_profile("foundation")
+
+
+@settings(PROFILE)
+@given(shared=nodes, others=st.lists(nodes, max_size=3), depths=st.lists(st.integers(0, 4), min_size=1, max_size=4))
+@example(shared=NULLABLE, others=[Array(Ref("B")), Object((Property("r", Ref("A"), True, True),), NEVER)], depths=[0, 1])
+@example(shared=Object((Property("inner", Object((Property("x", Primitive("string"), False),), OPEN), True),), OPEN,
+                       (), (("minProperties", "1"),)), others=[Ref("A")], depths=[0, 3])
+def test_one_walk_gives_the_plain_structure_and_declaration(shared, others, depths):
+    written: dict = {}  # both tables kept across the types, as the inventory's writing keeps them
+    known: dict = {}
+    for depth in [None, *depths]:
+        built = shared if depth is None else _nested(
+            Object(tuple(Property(f"n{i}", node, i % 2 == 0, i == 2) for i, node in enumerate([shared, *others])),
+                   shared, ((r"\d", shared),)), depth)
+        form, declared = structure_and_declaration(built, written, known)
+        assert indented_json(form) == indented_json(plain_structure(built))
+        assert declared == plain_declaration(built)
+        # and the renderings made alone afterwards, from the same tables, are still the plain ones
+        assert indented_json(structure(built, written)) == indented_json(plain_structure(built))
+        assert declaration(built, known=known) == plain_declaration(built)
+
+
+def test_a_reference_is_its_target_in_both():
+    assert structure_and_declaration(Ref("A"), {}, {}) == ({"ref": "A"}, "A")
+    union = Union((Alternative(Ref("A")), Alternative(Primitive("null"))))
+    assert structure_and_declaration(union, {}, {}) == (plain_structure(union), plain_declaration(union))
