@@ -166,12 +166,29 @@ def structure_and_declaration(node: Node, written: dict, known: dict) -> tuple[d
     """`structure(node, written)` and `declaration(node, known=known)` of a named type's node, in one walk:
     an object's properties, most of a large source's nodes, are visited once for both (the inventory and the
     catalog pair are written from the same types)."""
+    return _renderings(node, "", written, known)
+
+
+def _renderings(node: Node, indent: str, written: dict, known: dict) -> tuple[dict, str]:
     kind = node.__class__
     if kind is Object:
-        return _object_renderings(node, "", written, known)
+        return _object_renderings(node, indent, written, known)
+    if kind is Intersection:
+        return _intersection_renderings(node, indent, written, known)
     if kind is Ref:
         return {"ref": node.target}, node.target
-    return structure(node, written), _declared(node, "", known)
+    return structure(node, written), _declared(node, indent, known)
+
+
+def _intersection_renderings(node: Intersection, indent: str, written: dict, known: dict) -> tuple[dict, str]:
+    inner = indent + "  "
+    operands: list = []
+    lines: list[str] = []
+    for operand in node.operands:
+        form, declared = _renderings(operand, inner, written, known)
+        operands.append(form)
+        lines.append(f"{inner}& {declared}\n")
+    return {"kind": "intersection", "operands": operands}, "allOf(\n" + "".join(lines) + indent + ")"
 
 
 def _object_renderings(node: Object, indent: str, written: dict, known: dict) -> tuple[dict, str]:
@@ -186,8 +203,8 @@ def _object_renderings(node: Object, indent: str, written: dict, known: dict) ->
             declared = child.target
             entry = {"required": prop.required, "type": {"ref": declared}}
         else:
-            if kind is Object:
-                form, declared = _object_renderings(child, inner, written, known)
+            if kind is Object or kind is Intersection:  # rendered as the named types are
+                form, declared = _renderings(child, inner, written, known)
             else:
                 hit = structure_of(id(child))
                 form = hit[1] if hit is not None else structure(child, written)

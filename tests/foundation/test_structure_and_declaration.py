@@ -8,7 +8,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from govern.model.canonical import indented_json
-from govern.model.nodes import NEVER, OPEN, Alternative, Array, Object, Primitive, Property, Ref, Union
+from govern.model.nodes import (
+    NEVER, OPEN, Alternative, Array, Intersection, Map, Object, Primitive, Property, Ref, Union,
+)
 from govern.model.render import declaration, structure, structure_and_declaration
 from reference_declaration import plain_declaration
 from reference_structure import plain_structure
@@ -23,6 +25,8 @@ PROFILE = settings.get_profile("foundation")
 @example(shared=NULLABLE, others=[Array(Ref("B")), Object((Property("r", Ref("A"), True, True),), NEVER)], depths=[0, 1])
 @example(shared=Object((Property("inner", Object((Property("x", Primitive("string"), False),), OPEN), True),), OPEN,
                        (), (("minProperties", "1"),)), others=[Ref("A")], depths=[0, 3])
+@example(shared=Intersection((Ref("A"), Object((Property("n", Primitive("integer"), True),), NEVER))),
+         others=[Intersection((Object((), OPEN), Map(Ref("B"))))], depths=[0, 2])
 def test_one_walk_gives_the_plain_structure_and_declaration(shared, others, depths):
     written: dict = {}  # both tables kept across the types, as the inventory's writing keeps them
     known: dict = {}
