@@ -9,7 +9,7 @@ from typing import Any, Callable, TypeVar
 from govern.classify.changes import NEW_DATA, OLD_DATA, Difference, Place, Side, Walker
 from govern.classify.explain import explain_change
 from govern.classify.rules import STRICT_ROLES, SAME_VERSION, VERSION_BUMP, RuleContext, decide, max_decision
-from govern.model.graph import TypeGraph
+from govern.model.graph import TypeGraph, digest_for_comparison
 from govern.model.nodes import Ref
 
 UNCHANGED, NEW, REMOVED = "unchanged", "new", "removed"
@@ -101,6 +101,7 @@ def _roots(graphs: list[TypeGraph]) -> dict[str, tuple[Side, str, str]]:
 def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph]) -> list[RootDiff]:
     from govern.process import long_lived
 
+    digest_for_comparison(old_graphs, new_graphs)
     old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
     # The walk's tables (pairs compared, places, digests of inline nodes) hold no reference cycle, and reference
     # counting frees them when it ends: a young-generation collection during the walk would only walk them.

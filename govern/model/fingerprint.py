@@ -151,10 +151,16 @@ _FORM_WRITERS = {
 @long_lived()
 def type_digests(types: Mapping[str, NamedType], domain: str,
                  reachable_from: Iterable[str] | None = None,
-                 referred: Mapping[str, set[str]] | None = None) -> dict[str, str]:
+                 referred: Mapping[str, set[str]] | None = None, *,
+                 earlier: "Refinements | None" = None, record: "Refinements | None" = None) -> dict[str, str]:
     """Digest of every named type, each computed once, recursive components included; with `reachable_from`
     (type keys), of the types those reach only (a digest depends on nothing else), which is what comparing
-    roots needs. `referred`, when the caller has it (see `scan_types`), gives the keys each type refers to."""
+    roots needs. `referred`, when the caller has it (see `scan_types`), gives the keys each type refers to.
+
+    Two versions of one graph that are compared mostly agree: with `record`, the refinement of each recursive
+    component is written down there, and with `earlier` (what `record` got from computing the other version),
+    a member whose structure is the same keeps that version's digest of each round until a change reaches it
+    (see Refinements). The digests are the same either way."""
     if reachable_from is not None:
         types, referred = _reachable(types, reachable_from, referred)
     elif referred is None:
@@ -188,7 +194,7 @@ def type_digests(types: Mapping[str, NamedType], domain: str,
             key = component[0]
             digests[key] = digest_of(types[key].node)
         else:
-            digests.update(_component_digests(component, types, settled, canonical, memo))
+            digests.update(_component_digests(component, types, settled, canonical, memo, edges, earlier, record))
     # `digest_of` calls itself: dropping it breaks that cycle, so the memo is freed on return.
     digest_of = None  # type: ignore[assignment]
     for key, target in canonical.items():
@@ -294,17 +300,26 @@ def _alias_target(key: str, types: Mapping[str, NamedType]) -> str:
 
 
 def _component_digests(component: list[str], types: Mapping[str, NamedType], settled: Callable[[str], str],
-                       canonical: Mapping[str, str], memo: _Memo) -> dict[str, str]:
+                       canonical: Mapping[str, str], memo: _Memo, edges: Mapping[str, list[str]],
+                       earlier: "Refinements | None", record: "Refinements | None") -> dict[str, str]:
     # Round k gives each member the digest of its depth-k unfolding (members referring to each other by a
     # placeholder in round 0); the rounds stop once the partition into equal digests stops growing.
     # (Inside the rounds digests are ASCII bytes: see _Rounds.)
-    rounds = _Rounds(memo, canonical, component, settled)
+    rounds = _Rounds(memo, canonical, component, settled, shaped=earlier is not None or record is not None,
+                     linked=earlier is not None)
     tops = [slot if slot.__class__ is int else slot.encode("ascii")
             for slot in [rounds.slot(types[key].node) for key in component]]
+    shapes = None if rounds.shapes is None else [rounds.shapes[top] if top.__class__ is int else top for top in tops]
+    reuse = None if earlier is None else _Reuse(earlier, component, shapes, edges, memo.prefix)
+    history: list[list[bytes]] = []  # each round's digests, when recorded
     current = [_RECURSION_PLACEHOLDER.encode("ascii")] * len(component)
     classes = 1
-    for _ in range(len(component) + 1):
-        following = rounds.next(tops, current)
+    for round_ in range(len(component) + 1):
+        changed = None if reuse is None else reuse.changed(round_)
+        following = rounds.next(tops, current) if changed is None else \
+            rounds.next_some(tops, current, changed, reuse.digests(round_))
+        if record is not None:
+            history.append(following)
         count = len(set(following))
         current = following
         if count == classes:
@@ -319,12 +334,16 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     representatives: dict[bytes, int] = {}
     for position, name in enumerate(current):
         representatives.setdefault(name, position)
+    known = {} if reuse is None else reuse.texts(round_, representatives.values())
     wanted = {tops[position]: b"" for position in representatives.values() if tops[position].__class__ is int
-              and tops[position] >= rounds.size}
-    rounds.texts(current, wanted)  # the representatives' texts in terms of the final digests
-    quotient = sorted((name, wanted[tops[position]] if tops[position] in wanted
-                       else _top_text(types[component[position]].node, rounds, current).encode("utf-8"))
-                      for name, position in representatives.items())
+              and tops[position] >= rounds.size and position not in known}
+    rounds.texts(current, wanted, rounds.needed(wanted) if known else None)  # in terms of the final digests
+    texts = {position: known[position] if position in known else wanted[tops[position]] if tops[position] in wanted
+             else _top_text(types[component[position]].node, rounds, current).encode("utf-8")
+             for position in representatives.values()}
+    if record is not None:
+        record.add(component, _Refined(memo.prefix, shapes, history, texts))
+    quotient = sorted((name, texts[position]) for name, position in representatives.items())
     rounds.close()
     rounds = None
     wanted.clear()
@@ -346,6 +365,105 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
         hasher.update(b'"' + name + b'"}')
         by_class[name] = DIGEST_PREFIX + hasher.hexdigest()
     return {key: by_class[current[position]] for position, key in enumerate(component)}
+
+
+class Refinements:
+    """What computing the digests of one version of a graph found in its recursive components, for computing
+    those of another version (the two sides of a comparison), which mostly agree. Held by the caller for the
+    one comparison, nothing more.
+
+    A member's digest in round k depends only on its shape (its text with its members' places left open; see
+    _Rounds) and on the digests in round k - 1 of the members it refers to. So when a member has the same key
+    and shape in both versions, it has the same digest in round k wherever no member it refers to changed in
+    round k - 1: what changes is only where a changed shape is within k references, and only that is hashed
+    again. Likewise for the texts of the quotient. Every digest is the one the version alone would give."""
+
+    __slots__ = ("members",)
+
+    def __init__(self) -> None:
+        self.members: dict[str, tuple[_Refined, int]] = {}  # member key -> its component's record, its position
+
+    def add(self, component: list[str], refined: "_Refined") -> None:
+        for position, key in enumerate(component):
+            self.members[key] = (refined, position)
+
+
+class _Refined:
+    """One component's refinement: by position, each member's shape, its digest in every round, and the text of
+    each representative in the quotient (in terms of the last round's digests)."""
+
+    __slots__ = ("prefix", "shapes", "rounds", "texts")
+
+    def __init__(self, prefix: str, shapes: list, rounds: list[list[bytes]], texts: dict[int, bytes]):
+        self.prefix, self.shapes, self.rounds, self.texts = prefix, shapes, rounds, texts
+
+
+class _Reuse:
+    """A component lined up with the earlier version of its members (see Refinements): which members may
+    differ in each round, and the earlier digests of the others."""
+
+    def __init__(self, earlier: Refinements, component: list[str], shapes: list, edges: Mapping[str, list[str]],
+                 prefix: str):
+        positions = {key: position for position, key in enumerate(component)}
+        self.referrers: list[list[int]] = [[] for _ in component]
+        for position, key in enumerate(component):
+            for target in edges[key]:
+                referred = positions.get(target)
+                if referred is not None:
+                    self.referrers[referred].append(position)
+        # Members whose shape is new, and the others grouped by the earlier component they come from.
+        self.reshaped: set[int] = set()
+        groups: dict[int, tuple[_Refined, list[tuple[int, int]]]] = {}
+        for position, key in enumerate(component):
+            found = earlier.members.get(key)
+            if found is None or found[0].prefix != prefix or found[0].shapes[found[1]] != shapes[position]:
+                self.reshaped.add(position)
+            else:
+                groups.setdefault(id(found[0]), (found[0], []))[1].append((position, found[1]))
+        self.groups = list(groups.values())
+        self.size = len(component)
+        self.differing: set[int] | None = None  # the members that may differ in the round last asked about
+
+    def changed(self, round_: int) -> set[int] | None:
+        """The members that may differ from the earlier version in this round (rounds are asked in order,
+        from 0), or None when that is most of them (then hashing all costs less than choosing)."""
+        differing = self._spread()
+        for refined, pairs in self.groups:
+            if round_ >= len(refined.rounds):  # that version's refinement had stopped before this round
+                differing.update(position for position, _ in pairs)
+        self.differing = differing
+        return None if 2 * len(differing) > self.size else differing
+
+    def _spread(self) -> set[int]:
+        """The members whose shape is new, and those that refer to a member that differed in the round before."""
+        differing = set(self.reshaped)
+        if self.differing is not None:
+            referrers = self.referrers
+            for position in self.differing:
+                differing.update(referrers[position])
+        return differing
+
+    def digests(self, round_: int) -> list:
+        """Each member's digest in this round of the earlier version (None where it has none)."""
+        found: list = [None] * self.size
+        for refined, pairs in self.groups:
+            if round_ < len(refined.rounds):
+                digests = refined.rounds[round_]
+                for position, earlier in pairs:
+                    found[position] = digests[earlier]
+        return found
+
+    def texts(self, final: int, positions: Iterable[int]) -> dict[int, bytes]:
+        """The quotient's texts of those members at `positions` that are the same as in the earlier version: in
+        terms of the digests of round `final`, the last, which must be the earlier version's last too."""
+        wanted = set(positions) - self._spread()
+        found: dict[int, bytes] = {}
+        for refined, pairs in self.groups:
+            if len(refined.rounds) == final + 1:
+                for position, earlier in pairs:
+                    if position in wanted and earlier in refined.texts:
+                        found[position] = refined.texts[earlier]
+        return found
 
 
 def _top_text(node: Node, rounds: "_Rounds", current: list[bytes]) -> str:
@@ -384,12 +502,18 @@ class _Rounds:
     """
 
     def __init__(self, memo: _Memo, canonical: Mapping[str, str], component: list[str],
-                 settled: Callable[[str], str]):
+                 settled: Callable[[str], str], shaped: bool = False, linked: bool = False):
         self.memo = memo  # digests that hold in every round (subtrees that reach no member), shared with the caller
         self.size = len(component)
         self.prefix = memo.prefix.encode("utf-8")
         self.plans: list[tuple] = []  # children before parents
         self.read: set[int] = set()  # the plans some other plan reads
+        # With `shaped`, by slot: each member's key, then each plan's shape (what makes its text in every round:
+        # its constant parts and its varying children's shapes, members by key), so that a member can be told
+        # the same as in another version of the component (see Refinements). With `linked`, each plan's plan
+        # children, so that a round can hash only what some members read.
+        self.shapes: list | None = list(component) if shaped else None
+        self.below: list[list[int]] | None = [] if linked else None
         self.slot, self.close = self._compiler(canonical, {key: position for position, key in enumerate(component)},
                                                settled)
 
@@ -399,7 +523,7 @@ class _Rounds:
 
         The compiler's functions are made once per component (not per node) and refer to the tables they
         fill, not to this object; `close` breaks the cycle they form."""
-        memo, read, plans = self.memo, self.read, self.plans
+        memo, read, plans, shapes, below = self.memo, self.read, self.plans, self.shapes, self.below
         constant, hashed = memo.by_id, memo.digest
         size, writers = self.size, _FORM_WRITERS
         index: dict[int, int] = {}  # id(node) -> its slot
@@ -471,6 +595,10 @@ class _Rounds:
                 plan = (_TEMPLATE, template, itemgetter(*varying))
             position = index[id(node)] = size + len(plans)
             plans.append(plan)
+            if shapes is not None:
+                shapes.append(_shape(plan, shapes))
+            if below is not None:
+                below.append(varying if plan[0] == _TEMPLATE else _children(plan))
             return position
 
         def close() -> None:
@@ -500,26 +628,58 @@ class _Rounds:
             store(digest_prefix + hexlify(sha256(text).digest()))
         return [values[slot] if slot.__class__ is int else slot for slot in tops]
 
-    def texts(self, current: list[bytes], wanted: dict[int, bytes]) -> None:
+    def next_some(self, tops: list, current: list[bytes], changed: set[int], earlier: list) -> list[bytes]:
+        """`next` where only the members at the positions `changed` can differ from `earlier` (their digests in
+        the same round of another version of the component): those are hashed, with the plans they read."""
+        values = current + [None] * len(self.plans)
+        plans, size = self.plans, self.size
+        sha256 = hashlib.sha256
+        digest_prefix = _DIGEST_PREFIX_BYTES
+        text_of = self._text
+        for position in self.needed(tops[member] for member in changed):
+            kind, head, rest = plans[position - size]
+            values[position] = digest_prefix + hexlify(sha256(text_of(kind, head, rest, values)).digest())
+        following = earlier.copy()
+        for member in changed:
+            top = tops[member]
+            following[member] = values[top] if top.__class__ is int else top
+        return following
+
+    def needed(self, slots: Iterable) -> list[int]:
+        """The plans among `slots` and every plan they read, children first (needs `linked`)."""
+        size, below = self.size, self.below
+        found: set[int] = set()
+        stack = [slot for slot in slots if slot.__class__ is int and slot >= size]
+        while stack:
+            position = stack.pop()
+            if position >= size and position not in found:
+                found.add(position)
+                stack.extend(below[position - size])
+        return sorted(found)
+
+    def texts(self, current: list[bytes], wanted: dict[int, bytes], positions: list[int] | None = None) -> None:
         """The pass after the last round: the text (after the domain line) of each plan whose slot `wanted`
-        holds as a key, in terms of the digests `current`; plans no other plan reads are not hashed."""
-        values = current.copy()
-        store = values.append
+        holds as a key, in terms of the digests `current`; plans no other plan reads are not hashed. With
+        `positions`, only the plans at those slots (children first) are written."""
+        plans = self.plans
+        values = current + [None] * len(plans)
         sha256 = hashlib.sha256
         digest_prefix = _DIGEST_PREFIX_BYTES
         start = len(self.prefix)
-        read = self.read
-        for position, (kind, head, rest) in enumerate(self.plans, self.size):
+        read, size = self.read, self.size
+        for position, (kind, head, rest) in (enumerate(plans, size) if positions is None else
+                                             ((position, plans[position - size]) for position in positions)):
             text = head % rest(values) if kind == _TEMPLATE else self._text(kind, head, rest, values)
             if position in wanted:
                 wanted[position] = text[start:]
                 if position not in read:
-                    store(None)
                     continue
-            store(digest_prefix + hexlify(sha256(text).digest()))
+            values[position] = digest_prefix + hexlify(sha256(text).digest())
 
     def _text(self, kind: int, head, rest, values: list) -> bytes:
-        """The hashed text of a plan other than a template."""
+        """The hashed text of a plan."""
+        if kind == _TEMPLATE:
+            return head % rest(values)
         if kind == _ONE_ENTRY:
             fixed, texts_by_place = head
             slot, lead, suffix = rest
@@ -534,6 +694,34 @@ class _Rounds:
         return self.prefix + _union_text(sorted(  # _SORTED_ALTERNATIVES
             _alternative_key(values[slot].decode("ascii") if slot.__class__ is int else slot, alternative)
             for slot, alternative in head), rest).encode("utf-8")
+
+
+def _shape(plan: tuple, shapes: list):
+    """What makes a plan's text in every round: its constant parts, and in place of each varying child the
+    child's shape (a member's is its key). Two plans of equal shape, in two versions of a component, have the
+    same text in any round in which the members at the same places have the same digests."""
+    kind, head, rest = plan
+    if kind == _TEMPLATE:
+        return kind, head, rest(shapes)
+    if kind == _PAIR:
+        return kind, head, shapes[rest[0]], shapes[rest[1]]
+    if kind == _ONE_ENTRY:
+        return kind, head, rest[1], rest[2], shapes[rest[0]]
+    if kind == _SORTED_ENTRIES:
+        return kind, head, tuple([(shapes[slot], lead, suffix) for slot, lead, suffix in rest])
+    return object()  # tagged alternatives (rare): never taken for the same as anything
+
+
+def _children(plan: tuple) -> list[int]:
+    """The slots a plan other than a template reads."""
+    kind, head, rest = plan
+    if kind == _PAIR:
+        return list(rest)
+    if kind == _ONE_ENTRY:
+        return [rest[0]]
+    if kind == _SORTED_ENTRIES:
+        return [slot for slot, _, _ in rest]
+    return [slot for slot, _ in head if slot.__class__ is int]  # _SORTED_ALTERNATIVES
 
 
 def _sorted_plan(node: Union | Intersection, slot_of: Callable[[Node], str | int], memo: _Memo, read: set[int],

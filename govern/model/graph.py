@@ -7,7 +7,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from govern.model.fingerprint import DOMAINS, scan_types, type_digests
+from govern.model.fingerprint import DOMAINS, Refinements, scan_types, type_digests
 from govern.model.nodes import NamedType, Root
 
 # Facts of the types alone (not of the roots): a copy with fewer roots shares them. (The roots' digests
@@ -65,9 +65,14 @@ class TypeGraph:
         source may hold many more types than its roots reach. Every digest, when those are known already."""
         if "digests" in self.__dict__:
             return self.digests
+        return self._reached_digests()
+
+    def _reached_digests(self, earlier: Refinements | None = None,
+                         record: Refinements | None = None) -> Mapping[str, str]:
         return MappingProxyType(type_digests(self.types, DOMAINS[self.inventory_format],
                                              reachable_from=[root.type_key for root in self.roots.values()],
-                                             referred=self.__dict__.get("references_and_policy", (None,))[0]))
+                                             referred=self.__dict__.get("references_and_policy", (None,))[0],
+                                             earlier=earlier, record=record))
 
     def with_roots(self, root_ids: Iterable[str]) -> "TypeGraph":
         """The same graph with only those of `root_ids` it has as roots; the facts of its types computed so
@@ -78,6 +83,27 @@ class TypeGraph:
             if name in self.__dict__:
                 restricted.__dict__[name] = self.__dict__[name]
         return restricted
+
+
+def digest_for_comparison(old_graphs: Iterable[TypeGraph], new_graphs: Iterable[TypeGraph]) -> None:
+    """Compute the root digests of graphs about to be compared, each new graph right after the old graph of its
+    source, from what that one's refinement found (see Refinements): a large recursive component that changed
+    in a few places is hashed again only as far as the changes reach. The digests are those each graph gives
+    alone; graphs that know theirs already, or have no counterpart, are left to compute them when asked."""
+    earlier = {}
+    for graph in old_graphs:
+        earlier.setdefault(graph.source, graph)
+    for graph in new_graphs:
+        old = earlier.pop(graph.source, None)
+        if old is None or old is graph or _knows_digests(old) or _knows_digests(graph):
+            continue
+        refinements = Refinements()
+        old.__dict__["root_digests"] = old._reached_digests(record=refinements)
+        graph.__dict__["root_digests"] = graph._reached_digests(earlier=refinements)
+
+
+def _knows_digests(graph: TypeGraph) -> bool:
+    return "root_digests" in graph.__dict__ or "digests" in graph.__dict__
 
 
 def root_graphs(graphs: Iterable[TypeGraph], *root_ids: str) -> list[TypeGraph]:
