@@ -89,15 +89,9 @@ def _form(node: Node, written: dict | None) -> dict:
     elif kind is Array:
         form = {"kind": "array", "items": structure(node.items, written)}
     elif kind is Union:  # no constraints of its own, as the kinds that return here
-        form = {"kind": "union", "mode": "oneOf" if node.exclusive else "anyOf",
-                "alternatives": [_alternative(a, written) if a.qualified or a.tags
-                                 else {"ref": a.node.target} if a.node.__class__ is Ref  # the usual one, inline
-                                 else structure(a.node, written) for a in node.alternatives]}
-        if node.policy is not None:
-            form["policy"] = node.policy
-        if node.discriminator is not None:
-            form["discriminator"] = _value(node.discriminator, written)
-        return form
+        return _union_form(node, [_alternative(a, written) if a.qualified or a.tags
+                                  else {"ref": a.node.target} if a.node.__class__ is Ref  # the usual one, inline
+                                  else structure(a.node, written) for a in node.alternatives], written)
     elif kind is Map:
         form = {"kind": "map", "values": structure(node.values, written)}
     elif kind is Literal:
@@ -131,6 +125,15 @@ def _object_form(node: Object, properties: dict, written: dict | None) -> dict:
         form["patternProperties"] = {pattern: structure(child, written) for pattern, child in node.pattern_properties}
     if node.constraints:
         form["constraints"] = _constraints(node.constraints, written)
+    return form
+
+
+def _union_form(node: Union, alternatives: list, written: dict | None) -> dict:
+    form = {"kind": "union", "mode": "oneOf" if node.exclusive else "anyOf", "alternatives": alternatives}
+    if node.policy is not None:
+        form["policy"] = node.policy
+    if node.discriminator is not None:
+        form["discriminator"] = _value(node.discriminator, written)
     return form
 
 
@@ -175,6 +178,8 @@ def _renderings(node: Node, indent: str, written: dict, known: dict) -> tuple[di
         return _object_renderings(node, indent, written, known)
     if kind is Intersection:
         return _intersection_renderings(node, indent, written, known)
+    if kind is Union:
+        return _union_renderings(node, indent, written, known)
     if kind is Ref:
         return {"ref": node.target}, node.target
     return structure(node, written), _declared(node, indent, known)
@@ -191,6 +196,25 @@ def _intersection_renderings(node: Intersection, indent: str, written: dict, kno
     return {"kind": "intersection", "operands": operands}, "allOf(\n" + "".join(lines) + indent + ")"
 
 
+def _union_renderings(node: Union, indent: str, written: dict, known: dict) -> tuple[dict, str]:
+    inner = indent + "  "
+    alternatives: list = []
+    lines: list[str] = []
+    for alternative in node.alternatives:
+        child = alternative.node
+        if alternative.qualified or alternative.tags:
+            alternatives.append(_alternative(alternative, written))
+            lines.append(f"{inner}| {_alternative_declaration(alternative, inner, known)}\n")
+        elif child.__class__ is Ref:  # the usual alternative, written inline
+            alternatives.append({"ref": child.target})
+            lines.append(f"{inner}| {child.target}\n")
+        else:
+            form, declared = _renderings(child, inner, written, known)
+            alternatives.append(form)
+            lines.append(f"{inner}| {declared}\n")
+    return _union_form(node, alternatives, written), _union_head(node) + "(\n" + "".join(lines) + indent + ")"
+
+
 def _object_renderings(node: Object, indent: str, written: dict, known: dict) -> tuple[dict, str]:
     properties: dict = {}
     lines: list[str] = []
@@ -203,7 +227,7 @@ def _object_renderings(node: Object, indent: str, written: dict, known: dict) ->
             declared = child.target
             entry = {"required": prop.required, "type": {"ref": declared}}
         else:
-            if kind is Object or kind is Intersection:  # rendered as the named types are
+            if kind is Object or kind is Union or kind is Intersection:  # rendered as the named types are
                 form, declared = _renderings(child, inner, written, known)
             else:
                 hit = structure_of(id(child))
@@ -261,9 +285,7 @@ def _declare(node: Node, indent: str, known: dict) -> str:
         rest = "" if isinstance(node.rest, Never) else f", ...{_child(node.rest, indent, known)}"
         return f"[{items}{rest}]{_suffix(node.constraints)}"
     if kind is Union:
-        head = ("oneOf" if node.exclusive else "anyOf") + (
-            f" @source(policy={node.policy})" if node.policy is not None else "")
-        return head + "(\n" + "".join([
+        return _union_head(node) + "(\n" + "".join([
             f"{inner}| {_alternative_declaration(a, inner, known)}\n" if a.qualified or a.tags
             else f"{inner}| {a.node.target}\n" if a.node.__class__ is Ref  # the usual alternative, written inline
             else f"{inner}| {_declared(a.node, inner, known)}\n" for a in node.alternatives]) + indent + ")"
@@ -291,6 +313,11 @@ def _object_declaration(node: Object, lines: list[str], indent: str, known: dict
     body = "\n".join(lines)
     return ("{" + _suffix(node.constraints) if node.constraints else "{") + (
         "\n" + body + "\n" + indent + "}" if body else "}")
+
+
+def _union_head(node: Union) -> str:
+    return ("oneOf" if node.exclusive else "anyOf") + (
+        f" @source(policy={node.policy})" if node.policy is not None else "")
 
 
 def _alternative_declaration(alternative, indent: str, known: dict) -> str:

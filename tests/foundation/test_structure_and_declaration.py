@@ -27,6 +27,8 @@ PROFILE = settings.get_profile("foundation")
                        (), (("minProperties", "1"),)), others=[Ref("A")], depths=[0, 3])
 @example(shared=Intersection((Ref("A"), Object((Property("n", Primitive("integer"), True),), NEVER))),
          others=[Intersection((Object((), OPEN), Map(Ref("B"))))], depths=[0, 2])
+@example(shared=Union((Alternative(Object((Property("x", Ref("A"), True),), OPEN)), Alternative(Ref("B"), True, ('"b"',)),
+                       Alternative(Map(Ref("C")))), True, 2, '{"propertyName":"kind"}'), others=[NULLABLE], depths=[1])
 def test_one_walk_gives_the_plain_structure_and_declaration(shared, others, depths):
     written: dict = {}  # both tables kept across the types, as the inventory's writing keeps them
     known: dict = {}
