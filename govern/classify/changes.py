@@ -52,19 +52,20 @@ KINDS = frozenset({
 })
 
 
-@dataclass(frozen=True, eq=False)
 class Place:
     """A named type the walk entered through a reference: its key on the new side, where its source writes
     it (when known), and how the walk came there (the place it came from and the pointer there of the
-    reference it followed). A chain, so the route from the root is built only when someone asks for it."""
+    reference it followed). A chain, so the route from the root is built only when someone asks for it.
+    Compared by identity; made once per pair of named types entered, so a plain class with slots (a frozen
+    dataclass sets each field through `object.__setattr__`)."""
 
-    type: str
-    location: str | None
-    parent: "Place | None"
-    at: str
-    # Whether the pointer from the root to here is empty (references among the root's own keywords): below
-    # the root's own keywords, a change inside an event root is left to that root's rules.
-    at_top: bool
+    __slots__ = ("type", "location", "parent", "at", "at_top")
+
+    def __init__(self, type: str, location: str | None, parent: "Place | None", at: str, at_top: bool):
+        self.type, self.location, self.parent, self.at = type, location, parent, at
+        # Whether the pointer from the root to here is empty (references among the root's own keywords):
+        # below the root's own keywords, a change inside an event root is left to that root's rules.
+        self.at_top = at_top
 
     def route(self, path: str) -> str:
         """The pointer from the root through the references the walk followed: as long as the chain."""
@@ -107,11 +108,12 @@ class Side:
     _inline: dict[int, tuple[Node, str]] = field(default_factory=dict, repr=False, compare=False)
     # The JSON types of the nodes asked about, by identity likewise: a oneOf of n alternatives asks for the
     # types of every other alternative once per alternative it compares.
-    _types: dict[int, tuple[Node, frozenset[str]]] = field(default_factory=dict, repr=False, compare=False)
+    # (References by their target's key.)
+    _types: dict[int | str, tuple[Node, frozenset[str]]] = field(default_factory=dict, repr=False, compare=False)
     _unions: dict[int, tuple[Union, Counter, dict[int, int]]] = field(default_factory=dict, repr=False, compare=False)
-    # Discriminator values of the nodes asked about, by identity and property name: every union that names a
-    # type among its alternatives asks for that type's values.
-    _discriminators: dict[tuple[int, str], tuple[Node, tuple[str, ...] | None]] = field(
+    # Discriminator values of the nodes asked about, by identity (references by their target's key) and
+    # property name: every union that names a type among its alternatives asks for that type's values.
+    _discriminators: dict[tuple[int | str, str], tuple[Node, tuple[str, ...] | None]] = field(
         default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -176,6 +178,8 @@ class Side:
 
 def _value_text(text: str) -> str:
     """A wire value as a reader writes it: a string without its quotes, anything else as JSON."""
+    if text[:1] == '"' and "\\" not in text:
+        return text[1:-1]  # a canonical string without escapes: its characters as they stand
     value = json.loads(text)
     return value if isinstance(value, str) else text
 
@@ -383,9 +387,11 @@ def guards_names(side: "Side", node: Node) -> bool:
 
 def discriminator_values(side: Side, node: Node, property_name: str = "kind") -> tuple[str, ...] | None:
     """The wire values of a discriminator property on an object alternative, if it has a literal one."""
-    known = side._discriminators.get((id(node), property_name))
+    # A reference's values are its target's: kept by the target's key, so every reference to a type shares them.
+    key = (node.target if node.__class__ is Ref else id(node), property_name)
+    known = side._discriminators.get(key)
     if known is None:
-        known = side._discriminators[id(node), property_name] = (node, _discriminator_values(side, node, property_name))
+        known = side._discriminators[key] = (node, _discriminator_values(side, node, property_name))
     return known[1]
 
 
@@ -415,11 +421,12 @@ _ALL_TYPES = frozenset({"string", _ANY_NUMBER, "boolean", "null", "object", "arr
 
 def json_types(side: Side, node: Node) -> frozenset[str]:
     """The JSON types a node's instances may have (a superset; exact where the structure says it)."""
-    known = side._types.get(id(node))
+    key = node.target if node.__class__ is Ref else id(node)  # a reference's types are its target's
+    known = side._types.get(key)
     if known is not None:
         return known[1]
     found = _json_types(side, node, 0)
-    side._types[id(node)] = (node, found)
+    side._types[key] = (node, found)
     return found
 
 
@@ -574,6 +581,9 @@ class Walker:
         self._same_format = old.graph.inventory_format == new.graph.inventory_format
         # Pairs of composite nodes told equal or not (see `_same`), with the nodes, so their ids stay theirs.
         self._equal: dict[tuple[int, int], tuple[Node, Node, bool]] = {}
+        # Pairs of properties known to hold no difference (equal leaves, equal digests), by identity, with the
+        # properties: readers share a property wherever it recurs, so most pairs of a large graph recur.
+        self._quiet: dict[tuple[int, int], tuple[Property, Property]] = {}
         # Whether any type of the new side is an event root's (see `_same_event_root`).
         self._events = bool(new.graph.event_roots)
         # The pairs of nodes whose directions the walks this one runs inside are telling (`_breaks_between`).
@@ -838,8 +848,12 @@ class Walker:
     def _compare_object(self, old: Object, new: Object, path: str) -> Iterator[Difference]:
         prefix = path + "/properties/"
         old_digests, new_digests = self.old.digests, self.new.digests
-        same_format, same = self._same_format, self._same
+        same_format, same, quiet = self._same_format, self._same, self._quiet
         for name, before, after in _property_pairs(old.properties, new.properties):
+            if before is not None and after is not None:
+                pair = (id(before), id(after))
+                if pair in quiet:
+                    continue
             if before is not None and after is not None and before.reserved == after.reserved \
                     and before.required == after.required:
                 # The common case, told without a generator per property: a pair of named types is entered
@@ -853,7 +867,27 @@ class Walker:
                             yield Enter(old_node, new_node, prefix + _escape(name), False,
                                         self._same_event_root(old_node, new_node) if self._events else None)
                         continue
-                    if same_format and old_node == new_node if kind in _LEAVES else same(old_node, new_node):
+                    if kind in _LEAVES:
+                        if same_format and old_node == new_node:
+                            quiet[pair] = (before, after)
+                            continue
+                    elif kind in _ONE_CHILD:
+                        # An array or map of a named type (most of them in a graph of many types): its one
+                        # child is entered as the walk of its kind would enter it, when the two differ only
+                        # there; equal digests of both children, with equal constraints, are equal nodes.
+                        attribute, suffix = _ONE_CHILD[kind]
+                        old_child, new_child = getattr(old_node, attribute), getattr(new_node, attribute)
+                        if old_child.__class__ is Ref and new_child.__class__ is Ref \
+                                and old_node.constraints == new_node.constraints:
+                            if old_digests[old_child.target] != new_digests[new_child.target] or not same_format:
+                                yield Enter(old_child, new_child, prefix + _escape(name) + suffix, False,
+                                            self._same_event_root(old_child, new_child))
+                            continue
+                        if same(old_node, new_node):
+                            quiet[pair] = (before, after)
+                            continue
+                    elif same(old_node, new_node):
+                        quiet[pair] = (before, after)
                         continue
                     if not self._names_guarded:
                         yield from self._compare_resolved(old_node, new_node, prefix + _escape(name))
@@ -1336,6 +1370,8 @@ _LEAVES = frozenset({Primitive, Literal, Enum, Opaque, Never})
 # Composite kinds whose forms list their children in a fixed order (see `Walker._same`).
 _SAME_BY_KIND = {Object: Walker._same_object, Map: Walker._same_map, Array: Walker._same_array,
                  Tuple: Walker._same_tuple, Union: Walker._same_union, Applicator: Walker._same_applicator}
+# Kinds with one child, by kind: the child's field and its pointer below the node.
+_ONE_CHILD = {Array: ("items", "/items"), Map: ("values", "/additionalProperties")}
 # Up to this many pairs of alternatives, equal ones are found pair by pair (each told from structure, see
 # `Walker._same`) rather than by their digests: larger unions are paired through their digests, in linear time.
 _FEW_PAIRS = 64

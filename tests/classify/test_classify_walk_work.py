@@ -243,3 +243,106 @@ def test_the_walk_finds_what_comparing_digests_finds_in_the_same_order(pair):
     finally:
         changes._FEW_PAIRS = few_pairs
     assert told == hashed
+
+
+# --- property pairs remembered, arrays and maps of named types entered at once --------------------------
+
+class _Forgetful(dict):
+    """A table that keeps nothing: every pair of properties is looked at again."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+class _UnrememberingWalker(Walker):
+    """The walk without its shortcuts for objects: no pair of properties is remembered as holding nothing, and
+    (with `changes._ONE_CHILD` emptied) an array or map of a named type goes through the walk of its kind."""
+
+    def __init__(self, old, new):
+        super().__init__(old, new)
+        self._quiet = _Forgetful()
+
+
+def _node_pool():
+    """Nodes as large graphs hold them: arrays and maps of named types, with and without constraints, and
+    leaves, besides whatever `_nodes` draws."""
+    refs = st.sampled_from(KEYS).map(Ref)
+    return st.one_of(
+        refs.map(Array), refs.map(Map), refs.map(lambda ref: Array(ref, (("maxItems", "2"),))),
+        refs.map(lambda ref: Map(ref, (("minProperties", "1"),))), _LEAVES, _nodes())
+
+
+@st.composite
+def shared_property_graph_pairs(draw) -> tuple[TypeGraph, TypeGraph]:
+    """An old and a new graph whose objects draw their properties from one pool of property objects, as
+    readers share a property wherever it recurs. Each property of the pool has one counterpart on the new
+    side (the same object, an equal copy, or the name with another node), and a new type is often the old
+    type's shape over the counterparts, so a pair of properties recurs across types, equal or not."""
+    pool = draw(st.lists(st.builds(Property, st.sampled_from(["a", "b", "c", "d"]), _node_pool(), st.booleans()),
+                         min_size=2, max_size=4))
+    counterparts = []
+    for prop in pool:
+        fate = draw(st.sampled_from(["same", "copy", "other", "other"]))
+        counterparts.append(prop if fate == "same" else Property(prop.name, prop.node, prop.required) if fate == "copy"
+                            else Property(prop.name, draw(_node_pool()), draw(st.booleans())))
+
+    def a_shape(shape=None):
+        """A type as a function of the properties it draws from."""
+        shape = shape or draw(st.sampled_from(["object", "object", "tuple", "array", "union", "leaf", "node"]))
+        if shape in ("leaf", "node"):
+            # (on the new side often another: a leaf that changes shows the route the walk took to it)
+            node, counterpart = (draw(_LEAVES if shape == "leaf" else _nodes()) for _ in range(2))
+            return lambda properties: node if properties is pool else counterpart
+        positions = [draw(st.lists(st.integers(0, len(pool) - 1), max_size=4, unique=True)) for _ in range(2)]
+        additional = draw(st.sampled_from([OPEN, NEVER]))
+
+        def an_object(properties, at):
+            chosen: dict = {}
+            for position in at:
+                chosen.setdefault(properties[position].name, properties[position])
+            return Object(tuple(chosen[name] for name in sorted(chosen)), additional)
+
+        def build(properties):
+            node = an_object(properties, positions[0])
+            if shape == "tuple":  # two objects in one type: their pairs of properties recur within it
+                return Tuple((node, an_object(properties, positions[1])), NEVER)
+            return Array(node) if shape == "array" else \
+                Union((Alternative(node), Alternative(Primitive("null")))) if shape == "union" else node
+        return build
+
+    shapes = {key: a_shape("tuple" if key == "T0" else None) for key in KEYS}  # the root: two objects
+    old = {key: shapes[key](pool) for key in KEYS}
+    new = {}
+    for key in KEYS:
+        fate = "mirrored" if key == "T0" else draw(st.sampled_from(["kept", "mirrored", "mirrored", "other"]))
+        new[key] = old[key] if fate == "kept" else shapes[key](counterparts) if fate == "mirrored" \
+            else a_shape()(counterparts)
+    assume(not _loops_without_structure(old) and not _loops_without_structure(new))
+    return tuple(TypeGraph(source="s", types={key: NamedType(key, key, node) for key, node in types.items()},
+                           roots={"s:Root": Root("s:Root", "T0", "record")})
+                 for types in (old, new))
+
+
+@settings(PROFILE, max_examples=80)
+@given(pair=shared_property_graph_pairs())
+def test_the_walk_finds_what_it_finds_without_remembering_property_pairs_in_the_same_order(pair):
+    remembered = _differences(Walker, pair)
+    one_child = changes._ONE_CHILD
+    changes._ONE_CHILD = {}
+    try:
+        plain = _differences(_UnrememberingWalker, pair)
+    finally:
+        changes._ONE_CHILD = one_child
+    assert remembered == plain
+
+
+def test_a_pair_of_properties_that_holds_nothing_is_looked_at_once(tmp_path: Path):
+    """In a ring of types that all differ, every type's properties that are equal leaves (`tag` aside, which
+    differs per type) are one pair of shared properties per name: each is remembered as holding nothing."""
+    old, new = _ring_sides(tmp_path, 30)
+    walker = Walker(old, new)
+    found = list(walker.differences(*(Ref(next(iter(side.graph.roots.values())).type_key) for side in (old, new))))
+    assert [(difference.place.type, difference.path) for difference in found] == [("T29", "/properties/note")]
+    remembered = {(before.name, after.name) for before, after in walker._quiet.values()}
+    assert ("name", "name") in remembered
+    assert len([pair for pair in walker._quiet.values() if pair[0].name == "name"]) == 1
