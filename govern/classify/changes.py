@@ -615,7 +615,9 @@ class Walker:
                     continue
                 # Only here are the wrappers it passed on its way up known, and with them its route's effect.
                 transforms = item.transforms
-                entered_effect = _route_effect(transforms, effect) if transforms else effect
+                # (Names alone, such as the alternative a union names, change no direction and no kind.)
+                entered_effect = effect if not transforms or len(transforms) == 1 and transforms[0].__class__ is _Named \
+                    else _route_effect(transforms, effect)
                 # (An Enter is made only for a pair whose digests differ: see `_enters`.)
                 seen = (item.old.target, item.new.target, item.guarded, entered_effect)
                 if seen in visited:
