@@ -1053,12 +1053,14 @@ class Walker:
         old_keys = {i: _operand_slot(old, i) for i in old_rest}
         new_keys = {j: _operand_slot(new, j) for j in new_rest}
         for part in (slice(None), 1):
-            old_slots = Counter(old_keys[i][part] for i in old_rest)
+            if not old_rest or not new_rest:
+                break  # nothing left to pair with on one side
+            old_slots = _tally([old_keys[i][part] for i in old_rest])
             new_slots = {new_keys[j][part]: j for j in new_rest}
-            new_counts = Counter(new_keys[j][part] for j in new_rest)
+            new_counts = _tally([new_keys[j][part] for j in new_rest])
             for i in list(old_rest):
                 key = old_keys[i][part]
-                if old_slots[key] == 1 and new_counts[key] == 1:
+                if old_slots[key] == 1 and new_counts.get(key) == 1:
                     pairs.append((i, new_slots[key]))
                     old_rest.remove(i)
                     new_rest.remove(new_slots[key])
@@ -1377,6 +1379,14 @@ _ONE_CHILD = {Array: ("items", "/items"), Map: ("values", "/additionalProperties
 # Up to this many pairs of alternatives, equal ones are found pair by pair (each told from structure, see
 # `Walker._same`) rather than by their digests: larger unions are paired through their digests, in linear time.
 _FEW_PAIRS = 64
+
+
+def _tally(keys: list) -> dict:
+    """How often each key occurs (a few keys: a dictionary costs less than building a Counter)."""
+    counts: dict = {}
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def _same_key(old: Alternative, new: Alternative) -> bool:
