@@ -101,6 +101,9 @@ _CONTAINS = frozenset({"contains"})
 _NO_ALLOF = (0, 0)
 # A property not yet made from its text (a property left out is None).
 _UNKNOWN = object()
+# An object's `properties`, `required` or `patternProperties` where it has none (read, never changed).
+_NO_PROPERTIES: dict = {}
+_NO_NAMES: frozenset = frozenset()
 
 
 class _Context:
@@ -240,7 +243,8 @@ class Converter:
         # Most subschemas of a large source are a few leaves repeated thousands of times ({"type": "string"}):
         # each distinct one is converted once and its (immutable) node shared, which also lets digests and
         # renderings keyed by node reuse their work.
-        key = _leaf_key(schema, context.document.dialect) if schema.__class__ is dict and not context.sees else None
+        key = _leaf_key(schema, context.document.dialect) if schema.__class__ is dict and not context.sees \
+            and _NO_LEAF.isdisjoint(schema) else None
         if key is not None:
             known = self._leaves.get(key)
             if known is not None and context.depth <= MAX_DEPTH:
@@ -393,8 +397,13 @@ class Converter:
             for bound in ZERO_LOWER_BOUNDS:
                 if rest.get(bound) == 0 and not isinstance(rest[bound], bool):
                     del rest[bound]  # every string, array and object has at least zero of them
-        if "type" in rest:
-            rest = _without_excluded_keywords(rest, rest["type"])
+        declared = rest.get("type")
+        if declared is not None:
+            excluded = _EXCLUDED_BY_TYPE.get(declared) if declared.__class__ is str else None
+            if excluded is None:
+                rest = _without_excluded_keywords(rest, declared)
+            elif not excluded.isdisjoint(rest):
+                rest = {key: value for key, value in rest.items() if key not in excluded}
         if rare:
             if "unevaluatedProperties" in rest and "additionalProperties" in rest:
                 del rest["unevaluatedProperties"]  # additionalProperties evaluates every name it leaves over
@@ -407,10 +416,16 @@ class Converter:
         context.composes = not _COMPOSITION.isdisjoint(rest)
         if rare or context.composes:
             parts, allof, nullable = self._composed(rest, context, rare)
-        elif rest.get("type").__class__ is str and "enum" not in rest and "const" not in rest:
+        elif declared.__class__ is str and "enum" not in rest and "const" not in rest:
             # Most schemas: one declared type and its keywords, nothing composed, no values (and
             # context.composes_items stays False). The node of that type is the whole (never an open Opaque).
-            own = self._typed(rest, context)
+            del rest["type"]
+            if declared == "object":
+                own = self._object(rest, context)
+            elif declared in _TYPE_NAMES:
+                own = self._single_type(declared, rest, context)
+            else:
+                raise context.fail(f"unknown type {declared!r}")
             if rest:
                 own = replace(own, constraints=tuple(sorted(own.constraints + make_constraints(rest))))
             return own
@@ -688,16 +703,20 @@ class Converter:
         return Primitive(name, make_constraints(taken))
 
     def _object(self, rest: dict, context: _Context) -> Node:
-        properties_schema = rest.pop("properties", {})
-        required = rest.pop("required", [])
+        properties_schema = rest.pop("properties", _NO_PROPERTIES)
+        required = rest.pop("required", _NO_PROPERTIES)
         if not isinstance(properties_schema, dict):
             raise context.fail("properties must be an object")
-        if not isinstance(required, list) or not _all_strings(required):
+        if required is _NO_PROPERTIES:
+            required_names = _NO_NAMES
+        elif not isinstance(required, list) or not _all_strings(required):
             raise context.fail("required must be an array of property names")
-        required_names = set(required)
+        else:
+            required_names = set(required)
         properties = []
-        dumps = self._dumps
         depth = context.depth
+        # Property schemas are shared by their text (below), except where they might pass the depth limit.
+        dumps = self._dumps if depth < MAX_DEPTH and properties_schema else None
         if dumps is not None:
             texts = context.texts
             if texts is None:
@@ -706,12 +725,12 @@ class Converter:
             by_requirement = self._text_properties.get(place)
             if by_requirement is None:
                 by_requirement = self._text_properties[place] = ({}, {})
+            optional, required_ones = by_requirement
         for name in sorted(properties_schema):
             sub = properties_schema[name]
             is_required = name in required_names
             text = None
-            if sub.__class__ is dict and dumps is not None and RESERVED not in sub and SOURCE_POLICY not in sub \
-                    and depth < MAX_DEPTH:
+            if dumps is not None and sub.__class__ is dict and RESERVED not in sub and SOURCE_POLICY not in sub:
                 try:
                     text = dumps(sub)
                 except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits
@@ -721,7 +740,7 @@ class Converter:
             else:
                 # The same property (name, requirement, schema) recurs across the types of a large source: its
                 # schema's text where it stands decides the whole property (see _converted_text), made once.
-                by_name = by_requirement[is_required]
+                by_name = required_ones if is_required else optional
                 by_text = by_name.get(name)
                 if by_text is None:
                     by_text = by_name[name] = {}
@@ -735,15 +754,19 @@ class Converter:
                         by_text[text] = prop
             if prop is not None:
                 properties.append(prop)
-        undeclared = sorted(required_names.difference(properties_schema))
+        undeclared = sorted(required_names.difference(properties_schema)) if required_names else None
 
-        patterns = rest.pop("patternProperties", {})
+        patterns = rest.pop("patternProperties", _NO_PROPERTIES)
         if not isinstance(patterns, dict):
             raise context.fail("patternProperties must be an object")
         pattern_nodes = tuple((pattern, self.convert(patterns[pattern], context.child("patternProperties", pattern)))
                               for pattern in sorted(patterns)) if patterns else ()
         evaluates_every_name = "additionalProperties" in rest
-        additional = self.convert_child(rest.pop("additionalProperties", True), context, "additionalProperties")
+        additional = rest.pop("additionalProperties", True)
+        if depth < MAX_DEPTH and (additional is True or additional is False):  # as convert_child makes them
+            additional = OPEN if additional else NEVER
+        else:
+            additional = self.convert_child(additional, context, "additionalProperties")
         if "unevaluatedProperties" in rest and not context.composes:
             # Without composition, unevaluated names are exactly the undeclared ones (and additionalProperties
             # is absent: beside it, unevaluatedProperties sees no name and was dropped).
@@ -764,7 +787,7 @@ class Converter:
                 # The content model constrains it, or an unevaluated* sees it is not evaluated: declaring it
                 # would exempt it from the one and evaluate it for the other.
                 taken["required"] = undeclared
-        constraints = make_constraints(taken)
+        constraints = make_constraints(taken) if taken else ()
         if not properties and not pattern_nodes and not isinstance(additional, (Opaque, Never)):
             return Map(additional, constraints)
         return Object(tuple(properties), additional, pattern_nodes, constraints)
@@ -889,6 +912,9 @@ class Converter:
         return Array(tail, constraints)
 
 
+# Keywords whose value is a schema or a table of schemas, if the schema is valid, so a schema holding one is no
+# leaf (_leaf_key), or a reference.
+_NO_LEAF = frozenset({"properties", "patternProperties", "$ref", "$dynamicRef", "$recursiveRef"})
 # Keywords the conversion drops without looking at them, so they take no part in a leaf's identity.
 _DROPPED_ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "example", "default", "deprecated"})
 # Keywords whose meaning depends on where the schema stands.
@@ -1111,6 +1137,10 @@ def _excluded_keywords(declared: str | tuple[str, ...]) -> frozenset[str]:
     types = {declared} if isinstance(declared, str) else set(declared)
     return frozenset().union(*(keywords for admitting, keywords in TYPE_SPECIFIC_KEYWORDS
                                if types and not admitting & types))
+
+
+# The same for one type name, looked up without a call (every typed schema asks).
+_EXCLUDED_BY_TYPE = {name: _excluded_keywords(name) for name in _TYPE_NAMES}
 
 
 def _shape(value: Any) -> Any:
