@@ -168,8 +168,12 @@ def compact_serializer() -> Callable[[Any], bytes] | None:
 def kept_text(text: bytes) -> bytes:
     """A copy of a compact text to keep (as a dictionary key, say): orjson's bytes keep the whole buffer they
     were written into, four kilobytes at least, so a table of its small texts would hold forty times their
-    size; the copy holds the text alone."""
-    return bytes(memoryview(text))
+    size; the copy holds the text alone. (Joining two empty texts with it copies it into a new object of its
+    size, in a fifth of the time `bytes(memoryview(text))` takes.)"""
+    return text.join(_TWO_EMPTY)
+
+
+_TWO_EMPTY = (b"", b"")
 
 
 def _proved_strict(text: str, value: Any) -> bytes | None:

@@ -106,6 +106,16 @@ _NO_PROPERTIES: dict = {}
 _NO_NAMES: frozenset = frozenset()
 
 
+@dataclass(frozen=True, slots=True)
+class _Template:
+    """A converted subschema that holds references, to make the nodes of subschemas that differ from it only in
+    the types they name (see Converter._by_template)."""
+
+    order: tuple[int, ...]  # which of the text's references each reference its conversion made was, in order
+    offsets: tuple[int, ...]  # the depth below the subschema's parent at which each was made
+    build: Callable[[Any], Node]  # the node with the text's references (reference nodes, in text order) in place
+
+
 class _Context:
     """Where a schema is being converted. The JSON pointer is built only when asked for (messages and
     named types need it, the conversion of ordinary subschemas does not), which keeps the hot path lean."""
@@ -182,8 +192,10 @@ class Converter:
     # Schemas without subschemas, by content (see _leaf_key): converted once, their node shared.
     _leaves: dict[tuple, Node] = field(default_factory=dict)
     # Subschemas by the base URI where they stand and the dialect, then by their compact text (see
-    # `_converted_text`): converted once.
-    _texts: dict[tuple[str, str], dict[bytes, Node]] = field(default_factory=dict)
+    # `_converted_text`): converted once. The same tables hold the templates of subschemas that hold references,
+    # by their text with the references' strings left out and which of them name the same type (tuples, see
+    # `_by_template`).
+    _texts: dict[tuple[str, str], dict[Any, Any]] = field(default_factory=dict)
     # Properties by name, node (identity), flags and description (see _object): each made once.
     _properties: dict[tuple, Property] = field(default_factory=dict)
     # Properties by the base URI and dialect where they stand, then by requirement (optional, required), name
@@ -193,6 +205,12 @@ class Converter:
     _refs: dict[str, Ref] = field(default_factory=dict)
     # The compact serialization that keys subschemas by their text (None: values built by code, see above).
     _dumps: Callable[[Any], bytes] | None = field(default=None, init=False, repr=False)
+    # The references made (key, depth, sees), in order, while conversions that may become templates run
+    # (`_recording` of them, nested).
+    _trail: list[tuple[str, int, int]] = field(default_factory=list)
+    _recording: int = 0
+    # The hashes of the template keys seen once (see `_by_template`).
+    _shapes: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self._dumps = compact_serializer() if self.values_from_text else None
@@ -210,7 +228,7 @@ class Converter:
             self._variants[key] = location
         if key not in self._registered:
             self._registered.add(key)
-            self._pending.append((target, _Context(target.document, target.pointer, target.base, depth, sees=sees),
+            self._pending.append((target, _Context(target.document, target.pointer, target.base, depth, None, (), sees),
                                   key))
         return key
 
@@ -303,7 +321,8 @@ class Converter:
         converted before with other annotations (see _leaf_key) shares that node. `kept`: the text is a copy
         made to be kept already (see kept_text)."""
         node = texts.get(text)
-        if node is not None and (parent.depth + (len(text) >> 1) < MAX_DEPTH or _fits(text, parent.depth)):
+        if node is not None and (parent.depth + (len(text) >> 1) < MAX_DEPTH or _fits(text, parent.depth)) \
+                and not (self._recording and _REFERENCE_KEY in text):  # (a template records its references)
             return node
         if len(schema) == 1 and not self.annotations:
             reference = schema.get("$ref")
@@ -312,7 +331,8 @@ class Converter:
                 if target is not None:  # a reference resolved before, taken without a context of its own
                     node = texts[text if kept else kept_text(text)] = self._reference(target, parent.depth + 1)
                     return node
-        leaf = _leaf_key(schema, parent.document.dialect)
+        refers = _REFERENCE_KEY in text
+        leaf = None if refers else _leaf_key(schema, parent.document.dialect)
         if leaf is not None:
             node = self._leaves.get(leaf)
             if node is None:
@@ -323,11 +343,107 @@ class Converter:
                     self._leaves[leaf] = node
         else:
             noted = len(self.notes)
-            node = self._convert(schema, parent.child(*tokens))
+            node = self._by_template(schema, texts, text, parent, tokens) if refers else \
+                self._convert(schema, parent.child(*tokens))
             if len(self.notes) != noted:
                 return node
         texts[text if kept else kept_text(text)] = node
         return node
+
+    def _by_template(self, schema: dict, texts: dict, text: bytes, parent: _Context, tokens: tuple) -> Node:
+        """The node of a subschema that holds references, read from text and converted below `parent`.
+
+        Most such subschemas of a large source differ only in the types they name (`anyOf [ref, null]`, an array
+        or a map of a reference, a oneOf of inline objects with references), and each converted anew costs some
+        ten times one found by its text. What the conversion makes of a reference does not depend on its target:
+        a reference node, registered as a named type at its depth; what it does with the reference nodes depends
+        only on which of them are the same type (a repeated alternative or operand counts once). So a subschema
+        whose text differs from that of one converted before (a template) only in its references' strings, and
+        whose references name the same types where the template's do, is the template's node with the
+        references replaced, its references registered in the same order and at the same depths as its own
+        conversion would register them. A conversion becomes a template when it made each of its text's
+        references once, left no note, and holds nothing whose conversion reads a target or moves the base
+        references resolve against (_TARGET_READERS). The base and the dialect are those of `texts`, the table of
+        the subschemas converted there, which holds the templates too."""
+        spans = _reference_spans(text) if _fits(text, parent.depth) else None
+        if spans is None:  # (where it might pass the depth limit, its own conversion says so)
+            return self._convert(schema, parent.child(*tokens))
+        skeleton, references = spans
+        base = parent.base
+        known = self.schemas.known
+        # The templates of a place share the table of its subschemas' texts (keyed by tuples, never by texts).
+        templates: dict = texts
+        if len(references) == 1:
+            target = known(references[0], base)
+            if target is None:
+                return self._convert(schema, parent.child(*tokens))
+            key: Any = (skeleton, None)
+            template = templates.get(key)
+            if template is not None:
+                return template.build((self._reference(target, parent.depth + template.offsets[0]),))
+        else:
+            targets = [known(reference, base) for reference in references]
+            if None in targets:
+                return self._convert(schema, parent.child(*tokens))
+            key = (skeleton, _same_targets(targets))
+            template = templates.get(key)
+            if template is not None:
+                depth = parent.depth
+                made: list = [None] * len(targets)
+                for position, offset in zip(template.order, template.offsets):
+                    made[position] = self._reference(targets[position], depth + offset)
+                return template.build(made)
+        # A shape seen for the first time is only converted: most that never repeat are large (type-level objects
+        # inside an allOf), and a template costs more than a conversion. (Its hash is remembered: another shape
+        # of the same hash only becomes a template one conversion early.)
+        shape = hash(key)
+        if shape not in self._shapes:
+            self._shapes.add(shape)
+            return self._convert(schema, parent.child(*tokens))
+        trail = self._trail
+        start = len(trail)
+        noted = len(self.notes)
+        self._recording += 1
+        try:
+            node = self._convert(schema, parent.child(*tokens))
+        finally:
+            self._recording -= 1
+        made = trail[start:]
+        if not self._recording:
+            del trail[:]
+        if len(made) == len(references) and len(self.notes) == noted:
+            template = self._template(node, made, references, parent, text)
+            if template is not None:
+                templates.setdefault(key, template)
+        return node
+
+    def _template(self, node: Node, made: list[tuple[str, int, int]], references: tuple[str, ...],
+                  parent: _Context, text: bytes) -> _Template | None:
+        """The template of a converted subschema (see _by_template) that made one reference for each of its
+        text's (`made`, in order), or None when it is none."""
+        if _TARGET_READERS.search(text) is not None or (parent.document.dialect == "draft-04" and b'"id":"' in text):
+            return None
+        base = parent.base
+        targets = [self.schemas.known(reference, base) for reference in references]
+        if None in targets:
+            return None
+        locations = [target.location for target in targets]
+        unused = list(range(len(locations)))
+        order = []
+        offsets = []
+        for key, depth, sees in made:
+            if sees:
+                return None
+            for position in unused:
+                if locations[position] == key:
+                    unused.remove(position)
+                    order.append(position)
+                    offsets.append(depth - parent.depth)
+                    break
+            else:
+                return None
+        refs = tuple(self._refs[location] for location in locations)
+        return _Template(tuple(order), tuple(offsets), _builder(node, refs))
 
     def convert_beside(self, schema: Any, parent: _Context, *tokens: str | int) -> Node:
         """`convert(schema, parent.beside(*tokens))`: a subschema at the parent's instance location. Where an
@@ -345,10 +461,16 @@ class Converter:
     def _reference(self, target: Target, depth: int, sees: int = 0) -> Ref:
         """The one reference node to a target (or to its variant for the unevaluated* that see it, `sees`),
         registered as a named type."""
-        location = self.named(target, depth, sees)
-        ref = self._refs.get(location)
+        location = target.location
+        # A reference node made before for the target: registered then (as its location, unless `sees`).
+        ref = None if sees else self._refs.get(location)
         if ref is None:
-            ref = self._refs[location] = Ref(location)
+            location = self.named(target, depth, sees)
+            ref = self._refs.get(location)
+            if ref is None:
+                ref = self._refs[location] = Ref(location)
+        if self._recording:
+            self._trail.append((location, depth, sees))
         return ref
 
     def _convert(self, schema: Any, context: _Context) -> Node:
@@ -726,6 +848,9 @@ class Converter:
             if by_requirement is None:
                 by_requirement = self._text_properties[place] = ({}, {})
             optional, required_ones = by_requirement
+            # A conversion that may become a template records each reference it makes (see _by_template): a
+            # property that holds one is converted again (to the same node) rather than found by its text.
+            recording = self._recording
         for name in sorted(properties_schema):
             sub = properties_schema[name]
             is_required = name in required_names
@@ -745,11 +870,13 @@ class Converter:
                 if by_text is None:
                     by_text = by_name[name] = {}
                 prop = by_text.get(text, _UNKNOWN)
-                if prop is _UNKNOWN or (depth + (len(text) >> 1) >= MAX_DEPTH and not _fits(text, depth)):
+                if recording and prop is not _UNKNOWN and _REFERENCE_KEY in text:
+                    self._converted_text(sub, texts, text, context, ("properties", name))
+                elif prop is _UNKNOWN or (depth + (len(text) >> 1) >= MAX_DEPTH and not _fits(text, depth)):
                     noted = len(self.notes)
                     text = kept_text(text)  # one copy for both tables
                     node = self._converted_text(sub, texts, text, context, ("properties", name), kept=True)
-                    prop = self._property(name, sub, node, is_required, False)
+                    prop = self._property(name, sub, node, is_required, False, shared=False)
                     if len(self.notes) == noted:
                         by_text[text] = prop
             if prop is not None:
@@ -808,9 +935,11 @@ class Converter:
             node = self.convert_child(sub, context, "properties", name)
         return self._property(name, sub, node, is_required, reserved)
 
-    def _property(self, name: str, sub: Any, node: Node, is_required: bool, reserved: bool) -> Property | None:
+    def _property(self, name: str, sub: Any, node: Node, is_required: bool, reserved: bool,
+                  shared: bool = True) -> Property | None:
         """The property of a converted schema, or None for an unmarked optional never property, which is as good
-        as undeclared (like `name?: never`)."""
+        as undeclared (like `name?: never`). `shared`: looked up among those made before (see below); a property
+        read from text is found by its text before it is made (see _object), so it is made at once."""
         is_schema_object = isinstance(sub, dict)
         if not reserved and self.source_policy is not None and not is_required and (node.__class__ is Never or (
                 not is_schema_object or "not" in sub or "allOf" in sub) and _forbids_every_value(sub)):
@@ -818,6 +947,8 @@ class Converter:
         description = sub.get("description") if is_schema_object else None
         if not isinstance(description, str):
             description = None
+        if not shared:
+            return Property(name, node, is_required, reserved, description)
         # The same property (name, node, flags, description) recurs across the types of a large source: one
         # immutable object serves them all (the node's identity stands for it, the key keeps it alive).
         key = (name, id(node), is_required, reserved, description)
@@ -942,6 +1073,124 @@ def _leaf_key(schema: dict, dialect: str) -> tuple | None:
             value = tuple([(item.__class__, item) for item in value])
         key.append((name, kind, value))
     return tuple(key)
+
+
+# How a compact text writes a reference: orjson writes every key `"key":` and a quote inside a string as `\\"`, so
+# this occurs nowhere but at a `$ref` key with a string value.
+_REFERENCE_KEY = b'"$ref":"'
+# What a subschema's conversion may read from its references' targets, or what moves the base they resolve
+# against (an identifier): a discriminator's mapping, a source policy's role, the unevaluated* that see a target's
+# evaluations, dynamic and recursive references. A subschema whose text holds one of them is no template.
+_TARGET_READERS = re.compile(rb'discriminator|unevaluated|\$dynamicRef|\$recursiveRef|"\$id":|'
+                             + re.escape(SOURCE_POLICY.encode()))
+
+
+def _reference_spans(text: bytes) -> tuple[bytes, tuple[str, ...]] | None:
+    """A compact text with its `$ref` strings left empty, and those strings in the order written; None when one
+    is written with an escape."""
+    begin = text.find(_REFERENCE_KEY) + len(_REFERENCE_KEY)
+    end = text.find(b'"', begin)
+    index = text.find(_REFERENCE_KEY, end)
+    if index < 0:  # most hold one
+        value = text[begin:end]
+        return None if b"\\" in value else (text[:begin] + text[end:], (value.decode(),))
+    pieces = []
+    references = []
+    start = 0
+    index = text.find(_REFERENCE_KEY)
+    while index >= 0:
+        begin = index + len(_REFERENCE_KEY)
+        end = text.find(b'"', begin)
+        value = text[begin:end]
+        if b"\\" in value:
+            return None
+        pieces.append(text[start:begin])
+        references.append(value.decode("utf-8"))
+        start = end
+        index = text.find(_REFERENCE_KEY, end)
+    pieces.append(text[start:])
+    return b"".join(pieces), tuple(references)
+
+
+def _same_targets(targets: list) -> tuple[int, ...]:
+    """Which references of a subschema name the same type: for each, the first that names its target."""
+    locations = [target.location for target in targets]
+    return tuple([locations.index(location) for location in locations])
+
+
+# Nodes that hold no other node.
+_LEAF_KINDS = frozenset({Primitive, Literal, Enum, Opaque, Never})
+
+
+def _builder(node: Node, refs: tuple[Ref, ...]) -> Callable[[Any], Node]:
+    """What makes a template's node with other reference nodes in place of its own (`refs`, in text order): for
+    the usual shapes of one reference (an array or a map of it, a union of it and nodes without references), the
+    one constructor; else a walk that rebuilds what holds one (`_substituted`)."""
+    kind = node.__class__
+    if len(refs) == 1:
+        ref = refs[0]
+        constraints = getattr(node, "constraints", None)
+        if kind is Array and node.items is ref:
+            return lambda made: Array(made[0], constraints)
+        if kind is Map and node.values is ref:
+            return lambda made: Map(made[0], constraints)
+        if kind is Union:
+            alternatives = node.alternatives
+            at = [position for position, alternative in enumerate(alternatives) if alternative.node is ref]
+            if len(at) == 1 and all(alternative.node.__class__ in _LEAF_KINDS
+                                    for position, alternative in enumerate(alternatives) if position != at[0]):
+                before, after, old = alternatives[:at[0]], alternatives[at[0] + 1:], alternatives[at[0]]
+                qualified, tags = old.qualified, old.tags
+                exclusive, policy, discriminator, keyword = node.exclusive, node.policy, node.discriminator, \
+                    node.keyword
+                return lambda made: Union(before + (Alternative(made[0], qualified, tags),) + after, exclusive,
+                                          policy, discriminator, keyword)
+    identities = [id(ref) for ref in refs]
+    return lambda made: _substituted(node, dict(zip(identities, made)))
+
+
+def _substituted(node: Node, replaced: dict[int, Ref]) -> Node:
+    """A node with reference nodes replaced (`replaced`: by the identity of the node replaced); a part without
+    them is kept as it is."""
+    kind = node.__class__
+    if kind is Ref:
+        return replaced.get(id(node), node)
+    if kind in _LEAF_KINDS:
+        return node
+    if kind is Union:
+        alternatives = tuple([alternative if (inner := _substituted(alternative.node, replaced)) is alternative.node
+                              else Alternative(inner, alternative.qualified, alternative.tags)
+                              for alternative in node.alternatives])
+        if _same(alternatives, node.alternatives):
+            return node
+        return Union(alternatives, node.exclusive, node.policy, node.discriminator, node.keyword)
+    if kind is Object:
+        properties = tuple([prop if (inner := _substituted(prop.node, replaced)) is prop.node
+                            else Property(prop.name, inner, prop.required, prop.reserved, prop.description)
+                            for prop in node.properties])
+        additional = _substituted(node.additional, replaced)
+        patterns = tuple([(pattern, _substituted(inner, replaced)) for pattern, inner in node.pattern_properties])
+        if additional is node.additional and _same(properties, node.properties) \
+                and all(new is old for (_, new), (_, old) in zip(patterns, node.pattern_properties)):
+            return node
+        return Object(properties, additional, patterns, node.constraints)
+    if kind is Array:
+        items = _substituted(node.items, replaced)
+        return node if items is node.items else Array(items, node.constraints)
+    if kind is Map:
+        values = _substituted(node.values, replaced)
+        return node if values is node.values else Map(values, node.constraints)
+    if kind is Tuple:
+        items = tuple([_substituted(item, replaced) for item in node.items])
+        rest = _substituted(node.rest, replaced)
+        return node if rest is node.rest and _same(items, node.items) else Tuple(items, rest, node.constraints)
+    if kind is Intersection:
+        operands = tuple([_substituted(operand, replaced) for operand in node.operands])
+        return node if _same(operands, node.operands) else Intersection(operands, node.positions)
+    if kind is Applicator:
+        operands = tuple([_substituted(operand, replaced) for operand in node.operands])
+        return node if _same(operands, node.operands) else Applicator(node.keyword, operands, node.names)
+    raise TypeError(f"no node kind {kind.__name__}")  # pragma: no cover - the node set is closed
 
 
 def _all_strings(values: list) -> bool:
@@ -1428,10 +1677,9 @@ def finish_graph(converter: Converter, source: str, roots: dict[str, tuple[str, 
         object.__setattr__(ref, "target", names[location])
     renamed = {names[location]: node for location, node in converter.types.items()}
     _reject_reference_loops(renamed, {names[loc]: loc for loc in names}, origin)
-    types = {name: NamedType(key=name, name=name, node=renamed[name],
-                             description=converter.descriptions.get(location))
-             for location, name in sorted(names.items(), key=lambda item: item[1])}
-    types = dict(sorted(types.items()))
+    descriptions = converter.descriptions
+    types = {name: NamedType(name, name, renamed[name], descriptions.get(location))
+             for location, name in sorted(names.items(), key=lambda item: item[1])}  # in the order of names
     root_objects = {f"{source}:{root_name}": Root(f"{source}:{root_name}", names[location], role)
                     for root_name, (location, role) in sorted(roots.items())}
     return TypeGraph(source=source, types=types, roots=root_objects, format_version=format_version, origin=origin,
@@ -1491,10 +1739,15 @@ def _simple_name(location: str, converter: Converter) -> str:
         if isinstance(title, str) and _NAME_PATTERN.match(title):
             return title
         return _stem(label)
+    head, _, last = pointer.rpartition("/")
+    if head.rpartition("/")[2] in _DEFINITION_TABLES:  # most: the entry of a table, named by its own name
+        return last.replace("~1", "/").replace("~0", "~") if "~" in last else last
     tokens = [token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:]]
-    if len(tokens) >= 2 and tokens[-2] in ("$defs", "definitions", "schemas"):
-        return tokens[-1]
     return ".".join(tokens[-2:])
+
+
+# The tables whose entries are named by their names (`#/$defs/Name`, OpenAPI's `#/components/schemas/Name`).
+_DEFINITION_TABLES = frozenset({"$defs", "definitions", "schemas"})
 
 
 def _stem(label: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin as _urljoin, urlsplit
@@ -72,10 +72,11 @@ class Target:
     pointer: str  # JSON pointer inside the document, "" for the whole
     base: str  # base URI in effect at the target
     schema: Any
+    # "label#pointer", spelled once: every reference made to the target asks for it.
+    location: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def location(self) -> str:
-        return f"{self.document.label}#{self.pointer}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "location", f"{self.document.label}#{self.pointer}")
 
 
 def escape_token(token: str) -> str:
@@ -102,6 +103,8 @@ class SchemaSet:
         self._resolved: dict[tuple[str, str], Target] = {}
         self._folder_ids: dict[str, dict[str, Path]] = {}
         self._resources_of_bases: dict[str, str] = {}
+        # The labels of the documents in which no object has an identifier (see _index).
+        self._without_identifiers: set[str] = set()
 
     def label_for(self, path: Path) -> str:
         resolved = path.resolve()
@@ -155,6 +158,7 @@ class SchemaSet:
         id_keyword = "id" if document.dialect == "draft-04" else "$id"
         self.resources[document.uri] = (document, "")
         if not _may_hold_keys(document.content, (id_keyword, "$anchor", "$dynamicAnchor"), compact):
+            self._without_identifiers.add(document.label)
             return  # most documents declare no identifier or anchor: nothing to walk for
         stack: list[tuple[Any, tuple | None, str]] = [(document.content, None, document.uri)]
         while stack:
@@ -218,21 +222,24 @@ class SchemaSet:
         # URI: each entry is resolved on its own, which says so.
         found = []
         resolved = self._resolved
+        uri = document.uri
+        identified = document.label not in self._without_identifiers  # else no entry has an identifier to read
         for name, schema in table.items():
-            pointer = f"{prefix}/{escape_token(name)}"
+            pointer = f"{prefix}/{escape_token(name) if '~' in name or '/' in name else name}"
             reference = "#" + pointer
-            target = resolved.get((document.uri, reference))
-            if target is None and base is not None and "%" not in pointer and _URL_BYTES_REMOVED.isdisjoint(pointer):
+            key = (uri, reference)
+            target = resolved.get(key)
+            if target is None and base is not None and "%" not in name and _URL_BYTES_REMOVED.isdisjoint(name):
                 # (unquoting or urllib would change a reference holding these: resolved as it would be)
-                own_id = _own_id(schema, dialect)
+                own_id = _own_id(schema, dialect) if identified else None
                 try:
                     target_base = urldefrag(urljoin(base, own_id))[0] if own_id and not own_id.startswith("#") \
                         else base
                 except ValueError:
                     pass
                 else:
-                    target = resolved[(document.uri, reference)] = Target(document, pointer, target_base, schema)
-            found.append(target or self.resolve(reference, document.uri, document, pointer))
+                    target = resolved[key] = Target(document, pointer, target_base, schema)
+            found.append(target or self.resolve(reference, uri, document, pointer))
         return found
 
     def _resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:

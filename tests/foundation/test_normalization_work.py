@@ -4,6 +4,7 @@ deep it stands, so extracting a large source stays linear."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import govern.sources.jsonschema as jsonschema
+from govern.model.nodes import Primitive, Ref
 from govern.sources.load import load_spec
 
 
@@ -604,3 +606,129 @@ def test_identifiers_of_a_file_are_indexed_as_its_reading_finds_them(tmp_path, d
     assert anchors == ({(uri, "inner"): (document, "/properties/c")} if indexed == "anchor" else {})
     expected = {uri.rsplit("/", 1)[0] + "/inner.json": (document, "/properties/c")} if indexed == "resource" else {}
     assert resources == expected  # a value inside enum is data
+
+
+def _read_both_ways(document: dict, root: str = "/$defs/T0"):
+    """The graph of a document read from text (subschemas shared by their text and their shape) and as values built
+    by code (each converted where it stands), with the named types each registered anew, in order, at what depth;
+    or the messages of a refusal."""
+    from govern.errors import InputError
+    from govern.sources.refs import SchemaSet
+
+    def graph(from_text):
+        schemas = SchemaSet()
+        doc = schemas.add_document(json.loads(json.dumps(document)), "doc.json", None, "https://example.com/doc.json")
+        converter = jsonschema.Converter(schemas, values_from_text=from_text)
+        registered = []
+        original = converter.named
+
+        def named(target, depth=0, sees=0):
+            key = original(target, depth, sees)
+            if key not in [each for each, _ in registered]:
+                registered.append((key, depth))
+            return key
+
+        converter.named = named
+        converter.register_definitions(doc)
+        try:
+            found = jsonschema.finish_graph(converter, "s", {"Root": (converter.named_at(doc, root), "record")},
+                                            doc.label)
+        except InputError as error:
+            return [str(problem) for problem in error.problems]
+        return repr((sorted(found.types.items()), found.notes, sorted(found.locations.items()), registered))
+
+    return graph(True), graph(False)
+
+
+def test_subschemas_differing_only_in_the_types_they_name_are_converted_once_per_shape(tmp_path, monkeypatch):
+    # `anyOf [ref, null]`, arrays and maps of a reference, a oneOf of inline objects that refer elsewhere: across
+    # the types of a large source their texts differ in the types named, and a conversion of each is what one of
+    # them makes, with its references in place.
+    converted: Counter = Counter()
+    original = jsonschema.Converter._convert
+
+    def counting(self, schema, context):
+        if isinstance(schema, dict) and context.pointer.count("/") > 2:
+            shape = json.dumps(schema, sort_keys=True)  # with the types named told apart only by repetition
+            for position, name in enumerate(dict.fromkeys(re.findall(r'"#/\$defs/T[0-9]+"', shape))):
+                shape = shape.replace(name, f'"@{position}"')
+            converted[shape] += 1
+        return original(self, schema, context)
+
+    monkeypatch.setattr(jsonschema.Converter, "_convert", counting)
+
+    def refer(index):
+        return {"$ref": f"#/$defs/T{index}"}
+
+    types = {f"T{index}": {"type": "object", "properties": {
+        "maybe": {"anyOf": [refer(index + 1), {"type": "null"}]},
+        "list": {"type": "array", "items": refer(index + 2), "maxItems": 5},
+        "byName": {"type": "object", "additionalProperties": refer(index + 3)},
+        "either": {"oneOf": [{"type": "object", "properties": {"kind": {"const": "a"}, "value": refer(index + 4)}},
+                             {"type": "object", "properties": {"kind": {"const": "b"}, "value": refer(index + 5)}}]},
+        "both": {"allOf": [refer(index + 1), refer(index + 1 + index % 2)]}}} for index in range(40)}
+    types.update({f"T{index}": {"type": "string"} for index in range(40, 46)})
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": types}
+    graph = _load(tmp_path, document)
+    assert max(converted.values()) <= 2  # seen once, made a template, then taken from it
+    maybe = graph.types["T7"].node.property("maybe").node
+    assert [alternative.node for alternative in maybe.alternatives] == [Ref("T8"), Primitive("null")]
+    assert graph.types["T7"].node.property("both").node.operands == (Ref("T8"), Ref("T9"))
+    assert graph.types["T8"].node.property("both").node == Ref("T9")  # a repeated operand counts once
+    from_text, from_values = _read_both_ways(document)
+    assert from_text == from_values
+
+
+# Subschemas with places for references ("@0", "@1": filled with references to definitions), to be repeated with
+# different and equal targets.
+_SHAPES = [
+    {"anyOf": [{"$ref": "@0"}, {"type": "null"}]},
+    {"oneOf": [{"$ref": "@0"}, {"$ref": "@1"}]},
+    {"allOf": [{"$ref": "@0"}, {"$ref": "@1"}]},
+    {"anyOf": [{"$ref": "@0"}, {"$ref": "@1"}, {"type": "string"}]},
+    {"type": "array", "items": {"$ref": "@0"}, "maxItems": 3},
+    {"type": "object", "additionalProperties": {"$ref": "@0"}},
+    {"type": "object", "properties": {"x": {"$ref": "@0"}, "y": {"anyOf": [{"$ref": "@1"}, {"type": "null"}]}},
+     "required": ["x", "z"]},
+    {"$ref": "@0", "maxLength": 2},
+    {"$ref": "@0", "description": "beside a reference"},
+    {"oneOf": [{"type": "object", "properties": {"kind": {"const": "a"}, "value": {"$ref": "@0"}}},
+               {"type": "object", "properties": {"kind": {"const": "b"}, "value": {"$ref": "@1"}}}],
+     "discriminator": {"propertyName": "kind", "mapping": {"a": "@0", "b": "@1"}}},
+    {"type": "object", "properties": {"a": {"$ref": "@0"}}, "allOf": [{"$ref": "@1"}], "unevaluatedProperties": False},
+    {"not": {"$ref": "@0"}},
+    {"type": "array", "prefixItems": [{"$ref": "@0"}], "items": {"$ref": "@1"}},
+    {"if": {"$ref": "@0"}, "then": {"$ref": "@1"}},
+    {"enum": [{"$ref": "@0"}, 1]},
+    {"type": "object", "x-extension": {"$ref": "@0"}, "properties": {"p": {"$ref": "@1"}}},
+    {"type": ["object", "array"], "properties": {"p": {"$ref": "@0"}}, "items": {"$ref": "@1"}},
+    {"type": "object", "properties": {"deep": {"type": "array", "items": {"type": "array", "items": {"$ref": "@0"}}},
+                                      "near": {"$ref": "@0"}}},
+    {"$id": "https://example.com/inner.json", "type": "object", "properties": {"x": {"$ref": "@0"}}},
+    {"$ref": "@0"},
+]
+
+
+def _filled(shape, targets):
+    text = json.dumps(shape)
+    for position, target in enumerate(targets):
+        text = text.replace(f'"@{position}"', json.dumps(f"#/$defs/T{target}"))
+    return json.loads(text)
+
+
+@settings(settings.get_profile("foundation"), max_examples=150)
+@given(types=st.lists(st.lists(st.tuples(st.integers(0, len(_SHAPES) - 1), st.integers(0, 5), st.integers(0, 5)),
+                               min_size=1, max_size=5), min_size=2, max_size=6),
+       required=st.lists(st.sampled_from(["p0", "p1", "p2"]), max_size=2),
+       dialect=st.sampled_from(["https://json-schema.org/draft/2020-12/schema",
+                                "http://json-schema.org/draft-07/schema#"]))
+def test_subschemas_taken_from_a_template_read_as_their_own_conversion(types, required, dialect):
+    # The same shapes repeated with references to the same, to different and to missing types (T5 is
+    # missing), read from text (shared by text and shape) and as values built by code (each converted where it
+    # stands): the same graph, notes, registrations in order and at the same depths, or the same refusal.
+    document = {"$schema": dialect, "$defs": {f"T{index}": {"type": "object", "required": required, "properties": {
+        f"p{position}": _filled(_SHAPES[shape], (first, second))
+        for position, (shape, first, second) in enumerate(properties)}} for index, properties in enumerate(types)}}
+    document["$defs"]["T4"] = {"type": "array", "items": {"type": "string"}}
+    from_text, from_values = _read_both_ways(document)
+    assert from_text == from_values
