@@ -33,7 +33,10 @@ def _value(text: str, written: dict | None = None):
     known = known_values.get(text, known_values)
     if known is not known_values:
         return known
-    value = json.loads(text) if written is None else _SPELLING.decode(text)
+    if text.isdigit() and text.isascii():  # most constraint values (lengths, counts, bounds): no decoder needed
+        value = int(text)
+    else:
+        value = json.loads(text) if written is None else _SPELLING.decode(text)
     if not isinstance(value, (dict, list)) and len(known_values) < 10_000:
         known_values[text] = value
     return value

@@ -50,3 +50,16 @@ def test_the_inventory_is_the_standard_librarys_text_of_the_plain_structures(typ
     assert document["types"] == {f"s:{name}": {"digest": inventory.types[f"s:{name}"].digest,
                                                "structure": json.loads(json.dumps(structure(entry.node)))}
                                  for name, entry in named.items()}
+
+
+def test_constraint_values_are_read_as_json_reads_them():
+    """Digit-only texts (most constraint values) are read without the decoder: the same value either way."""
+    from govern.model.canonical import Rendered
+    from govern.model.render import _value
+
+    for text in ("0", "7", "5315", "123456789012345678901234567890", "-5", "1.5", "1e+22", '"12"', "true", "null"):
+        for written in (None, {}):
+            value = _value(text, written)
+            expected = json.loads(text)
+            assert (value.text == json.dumps(expected) if value.__class__ is Rendered else
+                    value == expected and value.__class__ is expected.__class__), (text, written)
