@@ -305,6 +305,11 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     # Round k gives each member the digest of its depth-k unfolding (members referring to each other by a
     # placeholder in round 0); the rounds stop once the partition into equal digests stops growing.
     # (Inside the rounds digests are ASCII bytes: see _Rounds.)
+    if earlier is not None and not earlier.knows(component, memo.prefix):
+        # No member has an earlier version to reuse (another source, a version that was not recursive here, or
+        # whose types the roots did not reach): every round would hash everything anyway, and the shapes and
+        # links that choosing needs cost a fifth of computing the component.
+        earlier = None
     rounds = _Rounds(memo, canonical, component, settled, shaped=earlier is not None or record is not None,
                      linked=earlier is not None)
     tops = [slot if slot.__class__ is int else slot.encode("ascii")
@@ -386,6 +391,15 @@ class Refinements:
     def add(self, component: list[str], refined: "_Refined") -> None:
         for position, key in enumerate(component):
             self.members[key] = (refined, position)
+
+    def knows(self, component: list[str], prefix: str) -> bool:
+        """Whether any member of `component` has an earlier version here, in the same domain (`prefix`)."""
+        members = self.members
+        for key in component:
+            found = members.get(key)
+            if found is not None and found[0].prefix == prefix:
+                return True
+        return False
 
 
 class _Refined:

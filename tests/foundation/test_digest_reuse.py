@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gc
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -160,6 +162,26 @@ def test_a_component_that_changed_everywhere_or_in_its_domain_is_hashed_in_full(
         before, after = _pair(old, new, *domains)
         assert before == type_digests(old, domains[0])
         assert after == type_digests(new, domains[1])
+
+
+def test_a_component_no_earlier_version_knows_is_computed_as_alone_without_shapes(monkeypatch):
+    # The earlier version has none of the members (another graph, or it was not recursive there), or has them in
+    # another domain: nothing can be reused, so the shapes and links that choosing what to hash needs are not made.
+    new = _web(30)
+    alone = type_digests(new, DOMAINS[1])
+    elsewhere, other_domain, partly = Refinements(), Refinements(), Refinements()
+    type_digests(_ring(5, None, False), DOMAINS[1], record=elsewhere)
+    type_digests(new, DOMAINS[2], record=other_domain)
+    type_digests(_web(30, changed=(3,)), DOMAINS[1], record=partly)
+
+    def refused(*args):
+        raise AssertionError("shapes made for a component with nothing to reuse")
+
+    monkeypatch.setattr(fingerprint, "_shape", refused)
+    for earlier in (Refinements(), elsewhere, other_domain):
+        assert type_digests(new, DOMAINS[1], earlier=earlier) == alone
+    with pytest.raises(AssertionError, match="shapes made"):  # a version that has the members is still used
+        type_digests(new, DOMAINS[1], earlier=partly)
 
 
 def test_unchanged_versions_give_equal_digests_and_leave_no_reference_cycles():
