@@ -8,7 +8,6 @@ derived from them is the same on every machine.
 
 from __future__ import annotations
 
-import functools
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -157,7 +156,12 @@ class SchemaSet:
         # places that hold an identifier or an anchor, not for every value of a large document.
         id_keyword = "id" if document.dialect == "draft-04" else "$id"
         self.resources[document.uri] = (document, "")
-        if not _may_hold_keys(document.content, (id_keyword, "$anchor", "$dynamicAnchor"), compact):
+        # How many objects may still hold an identifier or an anchor: the walk ends once it has met that
+        # many (a document written by govern has two identifiers, near its top, and nothing below them).
+        remaining = _most_holding_keys(document.content, (id_keyword, "$anchor", "$dynamicAnchor"), compact)
+        if remaining is None:
+            remaining = -1  # not known: a count that never runs out, so the walk goes on to the end
+        elif remaining == 0:
             self._without_identifiers.add(document.label)
             return  # most documents declare no identifier or anchor: nothing to walk for
         stack: list[tuple[Any, tuple | None, str]] = [(document.content, None, document.uri)]
@@ -165,16 +169,22 @@ class SchemaSet:
             value, path, base = stack.pop()
             if isinstance(value, dict):
                 own_id = value.get(id_keyword)
-                if isinstance(own_id, str) and own_id:
-                    if own_id.startswith("#"):
-                        self.anchors[(base, own_id[1:])] = (document, _pointer_of(path))
-                    else:
-                        base = urldefrag(urljoin(base, own_id))[0]
-                        self.resources.setdefault(base, (document, _pointer_of(path)))
+                if own_id is not None:
+                    remaining -= 1  # (an object holding null still counts: the walk then goes on to the end)
+                    if isinstance(own_id, str) and own_id:
+                        if own_id.startswith("#"):
+                            self.anchors[(base, own_id[1:])] = (document, _pointer_of(path))
+                        else:
+                            base = urldefrag(urljoin(base, own_id))[0]
+                            self.resources.setdefault(base, (document, _pointer_of(path)))
                 for keyword in ("$anchor", "$dynamicAnchor"):
                     anchor = value.get(keyword)
-                    if isinstance(anchor, str):
-                        self.anchors.setdefault((base, anchor), (document, _pointer_of(path)))
+                    if anchor is not None:
+                        remaining -= 1
+                        if isinstance(anchor, str):
+                            self.anchors.setdefault((base, anchor), (document, _pointer_of(path)))
+                if remaining == 0:
+                    return  # every object that holds one has been met
                 for key, item in value.items():
                     if isinstance(item, (dict, list)) and key not in _DATA_KEYWORDS:
                         stack.append((item, (path, key), base))
@@ -379,10 +389,12 @@ def urljoin(base: str, reference: str) -> str:
     return _urljoin(base, reference)
 
 
-def _may_hold_keys(value: Any, keys: tuple[str, ...], compact: bytes | None = None) -> bool:
-    """False when no object inside `value` has one of `keys` (plain ASCII names), proved at C speed: a compact
-    serialization (`compact`, else made here) writes every key of every object as `"key":`. True when it may,
-    or when that cannot be told (an integer beyond 64 bits, which orjson does not write)."""
+def _most_holding_keys(value: Any, keys: tuple[str, ...], compact: bytes | None = None) -> int | None:
+    """At most how many of `keys` (plain ASCII names) the objects inside `value` hold, counted at C speed: a
+    compact serialization (`compact`, else made here) writes every key of every object as `"key":`, so the
+    count of those texts is never below the count of the keys (it can be above: a key that only ends in the
+    name, written with an escaped quote before it, or a key inside a data keyword such as `const`, which no
+    walk looks into). None when that cannot be told (an integer beyond 64 bits, which orjson does not write)."""
     if compact is None:
         dumps = compact_serializer()
         try:
@@ -390,14 +402,8 @@ def _may_hold_keys(value: Any, keys: tuple[str, ...], compact: bytes | None = No
         except TypeError:  # orjson.JSONEncodeError is a TypeError
             compact = None
     if compact is None:
-        return True
-    return _keys_pattern(keys).search(compact) is not None
-
-
-@functools.lru_cache(maxsize=8)
-def _keys_pattern(keys: tuple[str, ...]) -> re.Pattern[bytes]:
-    """`"key":` for any of the keys, found in one pass over a text."""
-    return re.compile(b'"(?:' + b"|".join(re.escape(key.encode()) for key in keys) + b')":')
+        return None
+    return sum(compact.count(b'"' + key.encode("ascii") + b'":') for key in keys)
 
 
 def _pointer_of(path: tuple | None) -> str:

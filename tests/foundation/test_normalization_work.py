@@ -121,6 +121,53 @@ def test_a_document_is_walked_for_identifiers_only_when_it_holds_one(dialect, de
     assert "https://example.com/data.json" not in schemas.resources  # a value inside enum is data
 
 
+def test_the_walk_for_identifiers_ends_once_every_one_is_met():
+    from govern.sources.refs import SchemaSet
+
+    # As govern writes a record's snapshot: identifiers at the top and on one resource under $defs, none below.
+    body = {f"T{number}": {"type": "object", "properties": {"next": {"$ref": f"#/$defs/T{number + 1}"}}}
+            for number in range(200)}
+    content = _counting({"$id": "urn:example:record", "x-notes": {"a": {"b": {}}},
+                         "$defs": {"source": {"$id": "urn:example:record:source", "$defs": body}}})
+    _CountingDict.walks = 0
+    schemas = SchemaSet()
+    document = schemas.add_document(content, "record.json", None, "urn:example:record")
+    assert _CountingDict.walks <= 3  # the root, $defs and the resource: none of the 200 types below it
+    assert schemas.resources["urn:example:record:source"] == (document, "/$defs/source")
+
+
+_INDEX_KEYS = st.sampled_from(["$id", "$anchor", "$dynamicAnchor", 'x"$id', "enum", "const", "type"])
+_INDEX_VALUES = st.sampled_from([None, "", "a", "#frag", "other.json", "urn:x:y", 3])
+_INDEX_DOCUMENTS = st.recursive(
+    _INDEX_VALUES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_INDEX_KEYS | st.sampled_from(["p", "q"]), inner,
+                                                               max_size=4),
+    max_leaves=20)
+
+
+@settings(settings.get_profile("foundation"))
+@given(st.dictionaries(_INDEX_KEYS | st.sampled_from(["p", "q"]), _INDEX_DOCUMENTS, max_size=4),
+       st.sampled_from(["2020-12", "draft-04"]))
+def test_ending_the_walk_early_indexes_what_the_whole_walk_does(content, dialect):
+    import govern.sources.refs as refs
+
+    def index(count_known: bool):
+        original = refs._most_holding_keys
+        if not count_known:  # as when the count cannot be told: the walk goes on to the end
+            refs._most_holding_keys = lambda *arguments: None
+        try:
+            schemas = refs.SchemaSet()
+            schemas.add_document(content, "doc.json", None, "https://example.com/doc.json", dialect=dialect)
+        except InputError as error:  # both walks must refuse alike
+            return str(error)
+        finally:
+            refs._most_holding_keys = original
+        places = lambda table: {key: (document.label, pointer) for key, (document, pointer) in table.items()}  # noqa: E731
+        return places(schemas.resources), places(schemas.anchors)
+
+    assert index(count_known=True) == index(count_known=False)
+
+
 _URI_PARTS = st.sampled_from(["file:///a/b.json", "https://x.org/s", "https://x.org/s?", "https://x.org/s?q=1",
                               "urn:example:thing", "http://a/b/../c", "file:///a%20b/c.json", "", "x.json",
                               "http://h:80/p;params", "HTTP://H/", "//host/p", "a b", " https://x", "#", "?", "/"])
