@@ -8,7 +8,7 @@ as canonical JSON text: hashable, comparable, and already in the form the finger
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Union as _TypingUnion
 
 from govern.model.canonical import canonical_json, normalize_json_value
@@ -182,6 +182,43 @@ class Root:
     id: str  # <source>:<Name>
     type_key: str
     role: str = "record"
+
+
+def _slot_init(cls: type) -> type:
+    """Give a frozen dataclass with slots an `__init__` that stores each field through its slot's own setter.
+
+    The generated `__init__` of a frozen dataclass stores each field with `object.__setattr__(self, name, value)`
+    (a global and an attribute lookup, then the generic attribute protocol finding the slot by name), since its
+    own `__setattr__` refuses: half the cost of making a node, and reading a large source makes a hundred
+    thousand of them. The slot's setter stores the same value in the same place. The signature (names, order,
+    defaults) is the generated one's; equality, hashing, `replace` and the refusal to assign stay the
+    dataclass's own."""
+    namespace: dict = {}
+    parameters = []
+    stores = []
+    for position, each in enumerate(fields(cls)):
+        if not each.init or each.default_factory is not MISSING or each.kw_only:
+            raise TypeError(f"{cls.__name__}.{each.name}: only plain fields are supported")  # pragma: no cover
+        namespace[f"_set{position}"] = cls.__dict__[each.name].__set__
+        if each.default is MISSING:
+            parameters.append(each.name)
+        else:
+            namespace[f"_default{position}"] = each.default
+            parameters.append(f"{each.name}=_default{position}")
+        stores.append(f" _set{position}(self, {each.name})")
+    source = f"def __init__(self, {', '.join(parameters)}):\n" + ("\n".join(stores) or " pass") + "\n"
+    exec(source, namespace)  # (as dataclasses itself makes __init__: a function of these very parameters)
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    init.__annotations__ = {**{each.name: each.type for each in fields(cls)}, "return": None}
+    cls.__init__ = init
+    return cls
+
+
+for _kind in (Ref, Primitive, Literal, Enum, Property, Object, Map, Array, Tuple, Alternative, Union, Intersection,
+              Applicator, Opaque, NamedType, Root):
+    _slot_init(_kind)
 
 
 # Direct children per node kind; nodes of the other kinds have none.

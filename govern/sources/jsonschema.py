@@ -855,9 +855,21 @@ class Converter:
             # A conversion that may become a template records each reference it makes (see _by_template): a
             # property that holds one is converted again (to the same node) rather than found by its text.
             recording = self._recording
+        # A property read from text whose schema is a reference alone, resolved before (a third of a large
+        # source's properties, each naming its own type, so its text seldom repeats): its node is the reference
+        # node, as _converted_text makes it, made at once without serializing it or asking the tables of texts.
+        known = self.schemas.known if dumps is not None and not self.annotations else None
+        base = context.base
         for name in sorted(properties_schema):
             sub = properties_schema[name]
             is_required = name in required_names
+            if known is not None and sub.__class__ is dict and len(sub) == 1:
+                reference = sub.get("$ref")
+                if reference.__class__ is str:
+                    target = known(reference, base)
+                    if target is not None:
+                        properties.append(Property(name, self._reference(target, depth + 1), is_required))
+                        continue
             text = None
             if dumps is not None and sub.__class__ is dict:
                 try:

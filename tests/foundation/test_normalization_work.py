@@ -779,3 +779,43 @@ def test_subschemas_taken_from_a_template_read_as_their_own_conversion(types, re
     document["$defs"]["T4"] = {"type": "array", "items": {"type": "string"}}
     from_text, from_values = _read_both_ways(document)
     assert from_text == from_values
+
+
+def test_a_property_that_is_a_reference_alone_is_made_without_its_text(tmp_path, monkeypatch):
+    # The types of a large source name one another by properties that are a reference alone, whose texts
+    # seldom repeat: such a property is made at once from the reference node, its schema never serialized.
+    serialized = []
+    dumps = jsonschema.compact_serializer()
+
+    def counting(value):
+        serialized.append(value)
+        return dumps(value)
+
+    monkeypatch.setattr(jsonschema, "compact_serializer", lambda: counting)
+    types = {f"T{index}": {"type": "object", "required": ["next"], "properties": {
+        "next": {"$ref": f"#/$defs/T{(index + 1) % 30}"}, "back": {"$ref": f"#/$defs/T{(index + 29) % 30}"},
+        "id": {"type": "string"}}} for index in range(30)}
+    graph = _load(tmp_path, {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": types})
+    assert serialized and all("$ref" not in value for value in serialized)
+    node = graph.types["T7"].node
+    assert node.property("next") == jsonschema.Property("next", Ref("T8"), True)
+    assert node.property("back") == jsonschema.Property("back", Ref("T6"), False)
+    assert node.property("next").node is graph.types["T9"].node.property("back").node
+
+
+@pytest.mark.parametrize("reference", [
+    {"$ref": "#/$defs/T1"}, {"$ref": "#/$defs/Missing"}, {"$ref": "#/$defs/T1", "description": "d"},
+    {"$ref": "#/$defs/T1", "maxLength": 1}, {"$ref": 5}, {"$ref": "#/$defs/T0"}, {"$ref": "other.json#/x"},
+    {"$ref": "#"}, {"$ref": "#/$defs/T%31"}, {"$ref": "#/$defs/T2"},
+])
+def test_a_property_that_is_a_reference_alone_reads_as_its_conversion(reference):
+    # Read from text (made at once from the reference node) and as values built by code (converted where it
+    # stands): the same graph, the same named types registered in the same order at the same depths, or the
+    # same refusal; at the first level and nested, before and after the target was named elsewhere.
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+        "T0": {"type": "object", "properties": {"a": reference, "deep": {"type": "object", "properties": {
+            "b": reference, "c": {"$ref": "#/$defs/T2"}}}, "z": reference}, "required": ["z"]},
+        "T1": {"type": "object", "properties": {"back": {"$ref": "#/$defs/T0"}}},
+        "T2": {"type": "string"}}}
+    from_text, from_values = _read_both_ways(document)
+    assert from_text == from_values
