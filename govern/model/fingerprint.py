@@ -169,8 +169,15 @@ def type_digests(types: Mapping[str, NamedType], domain: str,
     # target is recursive (hashing the alias as one more member would give it a digest of its own).
     canonical = {key: key if named.node.__class__ is not Ref else _alias_target(key, types)
                  for key, named in types.items()}
-    edges = {key: sorted({canonical[target] for target in referred[key] if target in canonical})
-             for key in types if canonical[key] == key}
+    # The component search runs on numbers (a canonical key's position; an alias has its target's), its tables
+    # lists, built here straight from `referred`: which order it visits types and references in makes no
+    # difference to the components, and a component's digests need only those of the components it refers to.
+    keys = [key for key, target in canonical.items() if target == key]
+    number = {key: position for position, key in enumerate(keys)}
+    for key, target in canonical.items():
+        if target != key:
+            number[key] = number[target]
+    successors = [[*{number[target] for target in referred[key] if target in number}] for key in keys]
     digests: dict[str, str] = {}
 
     def settled(key: str) -> str:
@@ -189,12 +196,15 @@ def type_digests(types: Mapping[str, NamedType], domain: str,
             known = memo.by_id[id(node)] = memo.digest(_FORM_WRITERS[node.__class__](node, digest_of))
         return known
 
-    for component in strongly_connected_components(sorted(edges), edges):
-        if len(component) == 1 and component[0] not in edges[component[0]]:
-            key = component[0]
+    for found in _search(successors, len(keys)):
+        if len(found) == 1 and found[0] not in successors[found[0]]:
+            key = keys[found[0]]
             digests[key] = digest_of(types[key].node)
         else:
-            digests.update(_component_digests(component, types, settled, canonical, memo, edges, earlier, record))
+            component = sorted([keys[position] for position in found])
+            targets = None if earlier is None else {key: [keys[position] for position in successors[number[key]]]
+                                                    for key in component}
+            digests.update(_component_digests(component, types, settled, canonical, memo, targets, earlier, record))
     # `digest_of` calls itself: dropping it breaks that cycle, so the memo is freed on return.
     digest_of = None  # type: ignore[assignment]
     return {key: digests[canonical[key]] for key in sorted(canonical)}
@@ -300,7 +310,7 @@ def _alias_target(key: str, types: Mapping[str, NamedType]) -> str:
 
 
 def _component_digests(component: list[str], types: Mapping[str, NamedType], settled: Callable[[str], str],
-                       canonical: Mapping[str, str], memo: _Memo, edges: Mapping[str, list[str]],
+                       canonical: Mapping[str, str], memo: _Memo, targets: Mapping[str, list[str]] | None,
                        earlier: "Refinements | None", record: "Refinements | None") -> dict[str, str]:
     # Round k gives each member the digest of its depth-k unfolding (members referring to each other by a
     # placeholder in round 0); the rounds stop once the partition into equal digests stops growing.
@@ -315,7 +325,7 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     tops = [slot if slot.__class__ is int else slot.encode("ascii")
             for slot in [rounds.slot(types[key].node) for key in component]]
     shapes = None if rounds.shapes is None else [rounds.shapes[top] if top.__class__ is int else top for top in tops]
-    reuse = None if earlier is None else _Reuse(earlier, component, shapes, edges, memo.prefix)
+    reuse = None if earlier is None else _Reuse(earlier, component, shapes, targets, memo.prefix)
     history: list[list[bytes]] = []  # each round's digests, when recorded
     current = [_RECURSION_PLACEHOLDER.encode("ascii")] * len(component)
     classes = 1
@@ -416,12 +426,12 @@ class _Reuse:
     """A component lined up with the earlier version of its members (see Refinements): which members may
     differ in each round, and the earlier digests of the others."""
 
-    def __init__(self, earlier: Refinements, component: list[str], shapes: list, edges: Mapping[str, list[str]],
+    def __init__(self, earlier: Refinements, component: list[str], shapes: list, targets: Mapping[str, list[str]],
                  prefix: str):
         positions = {key: position for position, key in enumerate(component)}
         self.referrers: list[list[int]] = [[] for _ in component]
         for position, key in enumerate(component):
-            for target in edges[key]:
+            for target in targets[key]:  # (the members and other types each member refers to)
                 referred = positions.get(target)
                 if referred is not None:
                     self.referrers[referred].append(position)
@@ -802,13 +812,20 @@ def strongly_connected_components(nodes: list[str], edges: Mapping[str, list[str
                 names.append(successor)
         position += 1
     successors = [[number[successor] for successor in edges.get(name, ())] for name in names]
-    index_of = [-1] * len(names)
-    lowlink = [0] * len(names)
-    on_stack = [False] * len(names)
+    return [sorted([names[member] for member in component]) for component in _search(successors, len(nodes))]
+
+
+def _search(successors: list[list[int]], starts: int) -> list[list[int]]:
+    """The components of the graph whose node `n` has the successors `successors[n]` that nodes 0 to `starts` - 1
+    reach, dependencies first (Tarjan's algorithm without recursion)."""
+    size = len(successors)
+    index_of = [-1] * size
+    lowlink = [0] * size
+    on_stack = [False] * size
     stack: list[int] = []
-    result: list[list[str]] = []
+    result: list[list[int]] = []
     counter = 0
-    for start in range(len(nodes)):
+    for start in range(starts):
         if index_of[start] >= 0:
             continue
         work = [(start, 0)]
@@ -838,10 +855,10 @@ def strongly_connected_components(nodes: list[str], edges: Mapping[str, list[str
                 while True:
                     member = stack.pop()
                     on_stack[member] = False
-                    component.append(names[member])
+                    component.append(member)
                     if member == node:
                         break
-                result.append(sorted(component))
+                result.append(component)
             if work:
                 parent = work[-1][0]
                 if lowlink[node] < lowlink[parent]:

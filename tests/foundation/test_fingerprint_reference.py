@@ -95,3 +95,16 @@ def test_digests_of_what_some_types_reach_equal_those_of_the_whole_graph(types, 
     whole = type_digests(types, DOMAINS[1])
     assert set(starts) <= restricted.keys()
     assert restricted == {key: whole[key] for key in restricted}
+
+
+@settings(PROFILE)
+@given(types=type_graphs(), data=st.data())
+def test_digests_equal_the_first_builds_whatever_order_the_types_are_listed_in(types, data):
+    # The component search visits types and references in the order the mapping lists them (no sorting): the
+    # components, and so every digest, must not depend on it (aliases, loops of them and self references included).
+    shuffled = dict(data.draw(st.permutations(list(types.items()))))
+    domain = data.draw(st.sampled_from(sorted(DOMAINS.values())))
+    assert type_digests(shuffled, domain) == reference_type_digests(types, domain)
+    starts = data.draw(st.lists(st.sampled_from(sorted(types)), max_size=3))
+    reached = type_digests(shuffled, domain, reachable_from=starts)
+    assert reached == {key: digest for key, digest in reference_type_digests(types, domain).items() if key in reached}
