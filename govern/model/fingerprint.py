@@ -331,8 +331,8 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     classes = 1
     for round_ in range(len(component) + 1):
         changed = None if reuse is None else reuse.changed(round_)
-        following = rounds.next(tops, current) if changed is None else \
-            rounds.next_some(tops, current, changed, reuse.digests(round_))
+        following = (rounds.first(tops, current) if round_ == 0 else rounds.next(tops, current)) if changed is None \
+            else rounds.next_some(tops, current, changed, reuse.digests(round_))
         if record is not None:
             history.append(following)
         count = len(set(following))
@@ -650,6 +650,35 @@ class _Rounds:
             else:
                 text = self._text(kind, head, rest, values)
             store(digest_prefix + hexlify(sha256(text).digest()))
+        return [values[slot] if slot.__class__ is int else slot for slot in tops]
+
+    def first(self, tops: list, current: list[bytes]) -> list[bytes]:
+        """`next` for round 0, from the members' placeholders. With every member the same, inline nodes of one
+        shape (a list of members, a member or null, an alternative object that only refers to a member) have
+        one text in this round, so each distinct short text is hashed once (at 10,000 types: 17,700 plans
+        besides the members, of a few dozen texts). Later rounds tell the members apart, and these texts with
+        them, so they are not looked up there."""
+        values = current.copy()
+        store = values.append
+        sha256 = hashlib.sha256
+        digest_prefix = _DIGEST_PREFIX_BYTES
+        short = _Memo.SHORT
+        seen: dict[bytes, bytes] = {}
+        for kind, head, rest in self.plans:
+            if kind == _TEMPLATE:
+                text = head % rest(values)
+            elif kind == _PAIR:
+                first, second = values[rest[0]], values[rest[1]]
+                text = head % ((first, second) if first <= second else (second, first))
+            else:
+                text = self._text(kind, head, rest, values)
+            if len(text) > short:  # (the members' own objects: each has a text of its own)
+                store(digest_prefix + hexlify(sha256(text).digest()))
+                continue
+            digest = seen.get(text)
+            if digest is None:
+                digest = seen[text] = digest_prefix + hexlify(sha256(text).digest())
+            store(digest)
         return [values[slot] if slot.__class__ is int else slot for slot in tops]
 
     def next_some(self, tops: list, current: list[bytes], changed: set[int], earlier: list) -> list[bytes]:
