@@ -101,10 +101,11 @@ def type_link(source: str, name: str) -> str:
     return f"[`{name}`](#{type_anchor(source, name)})"
 
 
-class TypeSection(NamedTuple):  # one per named type: a tuple is made several times faster than a dataclass
+class TypeSection(NamedTuple):
     """What a named type's section says in every language: the text before the digest label, the text from
     the digest to the declaration's end, the links to the types it refers to, the rows of its described
-    properties."""
+    properties. `type_sections` makes them as plain tuples of these fields (one per named type: a plain tuple
+    is made without a Python call and unpacked faster than a named one); readers unpack them in this order."""
     head: str
     body: str
     links: str
@@ -120,12 +121,13 @@ def type_sections(graph: TypeGraph, digests, declared: dict[str, str] | None = N
     referring = graph.references_and_policy[0]  # the walk that finds them is the digests' own, done once
     made = (declared or {}).pop
     sections = []
+    add = sections.append
     for name, named in graph.types.items():
         node = named.node
         description = f"{_one_paragraph(named.description)}\n\n" if named.description else ""
         referred = referring[name] & anchors.keys()
         text = made(name, None)
-        sections.append(TypeSection(
+        add((  # a TypeSection's fields, as a plain tuple
             f'<a id="{anchors[name]}"></a>\n\n#### `{name}`\n\n',
             f": `{digests[name]}`\n\n{description}```text\n{name} = "
             f"{declaration(node, known=known) if text is None else text}\n```\n\n",

@@ -65,7 +65,8 @@ def structure(node: Node, written: dict | None = None) -> dict:
         # what the normalizer shares, and small: leaves, and arrays and maps of leaves or references
         known = written.get(id(node))
         if known is None:
-            known = written[id(node)] = (node, _form(node, written))  # the node kept: its id stays its own
+            # the node kept (its id stays its own), and a place for its declaration (see `_renderings`)
+            known = written[id(node)] = (node, _form(node, written), None)
         return known[1]
     return _form(node, written)
 
@@ -185,7 +186,28 @@ def _renderings(node: Node, indent: str, written: dict, known: dict) -> tuple[di
         return _union_renderings(node, indent, written, known)
     if kind is Ref:
         return {"ref": node.target}, node.target
-    return structure(node, written), _declared(node, indent, known)
+    # A node `structure` keeps (a shared leaf, array or map) has a declaration on one line, the same at any
+    # depth: kept beside its structure, so each later visit is one look-up for both.
+    hit = written.get(id(node))
+    if hit is not None and hit[2] is not None:
+        return hit[1], hit[2]
+    if kind is Primitive:  # most distinct leaves: both renderings made here, as `_form` and `_declare` make them
+        constraints = node.constraints
+        if constraints:
+            form = {"kind": "primitive", "type": node.type,
+                    "constraints": {key: _value(text, written) for key, text in constraints}}
+            declared = node.type + " {" + ", ".join([f"{key}: {text}" for key, text in constraints]) + "}"
+        else:
+            form = {"kind": "primitive", "type": node.type}
+            declared = node.type
+        written[id(node)] = (node, form, declared)
+        known[id(node)] = (node, declared)
+        return form, declared
+    form = structure(node, written)
+    declared = _declared(node, indent, known)
+    if id(node) in written:
+        written[id(node)] = (node, form, declared)
+    return form, declared
 
 
 def _intersection_renderings(node: Intersection, indent: str, written: dict, known: dict) -> tuple[dict, str]:
@@ -212,7 +234,11 @@ def _union_renderings(node: Union, indent: str, written: dict, known: dict) -> t
             alternatives.append({"ref": child.target})
             lines.append(f"{inner}| {child.target}\n")
         else:
-            form, declared = _renderings(child, inner, written, known)
+            hit = written.get(id(child))  # a shared leaf's renderings (`null`, the usual other alternative)
+            if hit is None or hit[2] is None:
+                form, declared = _renderings(child, inner, written, known)
+            else:
+                _, form, declared = hit
             alternatives.append(form)
             lines.append(f"{inner}| {declared}\n")
     return _union_form(node, alternatives, written), _union_head(node) + "(\n" + "".join(lines) + indent + ")"
@@ -221,22 +247,19 @@ def _union_renderings(node: Union, indent: str, written: dict, known: dict) -> t
 def _object_renderings(node: Object, indent: str, written: dict, known: dict) -> tuple[dict, str]:
     properties: dict = {}
     lines: list[str] = []
-    line, structure_of, declaration_of = lines.append, written.get, known.get
+    line, rendered = lines.append, written.get
     inner = indent + "  "
     for prop in node.properties:
         child = prop.node
-        kind = child.__class__
-        if kind is Ref:  # the most frequent children, written inline
+        if child.__class__ is Ref:  # the most frequent children, written inline
             declared = child.target
             entry = {"required": prop.required, "type": {"ref": declared}}
         else:
-            if kind is Object or kind is Union or kind is Intersection:  # rendered as the named types are
+            hit = rendered(id(child))  # a shared child's structure and declaration (see `_renderings`)
+            if hit is None or hit[2] is None:
                 form, declared = _renderings(child, inner, written, known)
             else:
-                hit = structure_of(id(child))
-                form = hit[1] if hit is not None else structure(child, written)
-                hit = declaration_of(id(child))
-                declared = hit[1] if hit is not None else _declared(child, inner, known)
+                _, form, declared = hit
             entry = {"required": prop.required, "type": form}
         if prop.reserved:
             entry["reserved"] = True
@@ -244,6 +267,16 @@ def _object_renderings(node: Object, indent: str, written: dict, known: dict) ->
         name = prop.name
         properties[name] = entry
         line(f"{inner}{name if name.isidentifier() else _quoted(name)}{'' if prop.required else '?'}: {declared}")
+    if node.pattern_properties or node.constraints:
+        return _object_form(node, properties, written), _object_declaration(node, lines, indent, known)
+    additional = node.additional  # the usual objects, open or closed, written here
+    if additional.__class__ is Opaque and not additional.constraints:
+        return ({"kind": "object", "properties": properties, "additional": "open"},
+                "{\n" + "\n".join(lines) + "\n" + indent + "}" if lines else "{}")
+    if additional.__class__ is Never:
+        line(f"{inner}(closed: no other properties)")
+        return ({"kind": "object", "properties": properties, "additional": "closed"},
+                "{\n" + "\n".join(lines) + "\n" + indent + "}")
     return _object_form(node, properties, written), _object_declaration(node, lines, indent, known)
 
 

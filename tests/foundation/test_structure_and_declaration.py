@@ -48,3 +48,35 @@ def test_a_reference_is_its_target_in_both():
     assert structure_and_declaration(Ref("A"), {}, {}) == ({"ref": "A"}, "A")
     union = Union((Alternative(Ref("A")), Alternative(Primitive("null"))))
     assert structure_and_declaration(union, {}, {}) == (plain_structure(union), plain_declaration(union))
+
+
+BOUNDED = Primitive("integer", (("maximum", "10"), ("minimum", "0")))
+
+
+@given(order=st.permutations(range(5)), closed=st.booleans())
+@example(order=[4, 3, 2, 1, 0], closed=False)
+def test_shared_leaves_met_first_anywhere_and_the_usual_objects(order, closed):
+    """A shared leaf (a bounded integer) met first as an array's items, a map's values, a union's alternative or
+    a property's node, by either rendering alone or both together, and then everywhere else: each type's
+    renderings are the plain ones. The objects are the usual ones (open, closed, empty, without patterns or
+    constraints, which the walk writes itself) and, for comparison, one with constraints and a content schema."""
+    additional = NEVER if closed else OPEN
+    types = [
+        Object((Property("items", Array(BOUNDED), True), Property("n", BOUNDED, False)), additional),
+        Object((Property("byName", Map(BOUNDED), False), Property("n-1", BOUNDED, True)), OPEN),
+        Union((Alternative(BOUNDED), Alternative(Object((), additional)))),
+        Object((Property("m", BOUNDED, False), Property("x", Object((), NEVER), False)), BOUNDED, (),
+               (("minProperties", "1"),)),
+        Intersection((Ref("A"), Object((Property("n", BOUNDED, True, True), Property("o", Object((), OPEN), True)),
+                                       additional))),
+    ]
+    written: dict = {}
+    known: dict = {}
+    for position, index in enumerate(order):
+        built = types[index]
+        if position == 1:  # the other renderings alone first, from the same tables
+            assert indented_json(structure(built, written)) == indented_json(plain_structure(built))
+            assert declaration(built, known=known) == plain_declaration(built)
+        form, declared = structure_and_declaration(built, written, known)
+        assert indented_json(form) == indented_json(plain_structure(built))
+        assert declared == plain_declaration(built)
