@@ -655,9 +655,9 @@ class _Rounds:
     def first(self, tops: list, current: list[bytes]) -> list[bytes]:
         """`next` for round 0, from the members' placeholders. With every member the same, inline nodes of one
         shape (a list of members, a member or null, an alternative object that only refers to a member) have
-        one text in this round, so each distinct short text is hashed once (at 10,000 types: 17,700 plans
-        besides the members, of a few dozen texts). Later rounds tell the members apart, and these texts with
-        them, so they are not looked up there."""
+        one text in this round, so each distinct short text is hashed once (at 10,000 recursive types: 4,624
+        texts for the 17,714 plans besides the members' own objects). Later rounds tell the members apart, and
+        these texts with them, so they are not looked up there."""
         values = current.copy()
         store = values.append
         sha256 = hashlib.sha256
