@@ -19,7 +19,9 @@ Constraints = tuple[tuple[str, str], ...]
 def make_constraints(values: dict) -> Constraints:
     if not values:
         return ()
-    return tuple(sorted((key, canonical_json(normalize_json_value(value))) for key, value in values.items()))
+    # Most constraint values are integers and strings (bounds, formats, patterns), which normalize to themselves.
+    return tuple(sorted([(key, canonical_json(value) if value.__class__ is int or value.__class__ is str
+                          else canonical_json(normalize_json_value(value))) for key, value in values.items()]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,11 @@ import dataclasses
 import inspect
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from govern.model import nodes
+from govern.model.canonical import canonical_json, normalize_json_value
 
 _KINDS = [nodes.Ref, nodes.Primitive, nodes.Literal, nodes.Enum, nodes.Property, nodes.Object, nodes.Map, nodes.Array,
           nodes.Tuple, nodes.Alternative, nodes.Union, nodes.Intersection, nodes.Applicator, nodes.Opaque,
@@ -52,3 +55,17 @@ def test_a_node_is_made_as_the_generated_init_makes_it(kind):
 def test_fields_left_out_of_equality_stay_out():
     assert nodes.Property("a", nodes.OPEN, True, description="x") == nodes.Property("a", nodes.OPEN, True)
     assert nodes.Union((nodes.Alternative(nodes.OPEN),), keyword="oneOf") == nodes.Union((nodes.Alternative(nodes.OPEN),))
+
+
+_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False,
+                       allow_infinity=False) | st.text(max_size=4),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                       max_leaves=6)
+
+
+@settings(settings.get_profile("foundation"), max_examples=300)
+@given(st.dictionaries(st.text(max_size=6), _VALUES, max_size=5))
+def test_constraints_are_the_canonical_texts_of_their_normalized_values(values):
+    # Integers and strings are taken without normalizing them (they normalize to themselves).
+    expected = tuple(sorted((key, canonical_json(normalize_json_value(value))) for key, value in values.items()))
+    assert nodes.make_constraints(values) == expected

@@ -819,3 +819,113 @@ def test_a_property_that_is_a_reference_alone_reads_as_its_conversion(reference)
         "T2": {"type": "string"}}}
     from_text, from_values = _read_both_ways(document)
     assert from_text == from_values
+
+
+def _replaced(node, replaced: dict):
+    """The straightforward substitution: every node rebuilt with each reference node (by identity) replaced."""
+    from dataclasses import fields, replace
+
+    from govern.model import nodes as model
+
+    if isinstance(node, model.Ref):
+        return replaced.get(id(node), node)
+    if isinstance(node, tuple):
+        return tuple(_replaced(item, replaced) for item in node)
+    if node.__class__ in (model.Property, model.Alternative, model.Object, model.Union, model.Array, model.Map,
+                          model.Tuple, model.Intersection, model.Applicator):
+        return replace(node, **{each.name: _replaced(getattr(node, each.name), replaced) for each in fields(node)
+                                if each.name in ("node", "properties", "alternatives", "items", "values", "rest",
+                                                 "operands", "additional", "pattern_properties")})
+    return node
+
+
+def _nodes_with(refs):
+    from govern.model import nodes as model
+
+    leaves = st.sampled_from([model.Primitive("string"), model.Primitive("integer", (("minimum", "0"),)), model.OPEN,
+                              model.NEVER, model.Literal('"a"'), model.Enum(('"a"', '"b"'))]) | st.sampled_from(refs)
+
+    def composed(inner):
+        names = st.sampled_from(["a", "b", "c"])
+        return st.one_of(
+            st.builds(lambda props, extra, patterns: model.Object(
+                tuple(model.Property(name, node, required, False, description) for name, (node, required, description)
+                      in sorted(props.items())), extra, tuple(sorted(patterns.items()))),
+                st.dictionaries(names, st.tuples(inner, st.booleans(), st.none() | st.just("d")), max_size=3),
+                inner, st.dictionaries(st.sampled_from(["^x", "^y"]), inner, max_size=1)),
+            st.builds(lambda alternatives, exclusive: model.Union(tuple(
+                model.Alternative(node, qualified, tags) for node, qualified, tags in alternatives), exclusive,
+                keyword="oneOf" if exclusive else "anyOf"),
+                st.lists(st.tuples(inner, st.booleans(), st.sampled_from([(), ('"t"',)])), min_size=1, max_size=3),
+                st.booleans()),
+            st.builds(model.Array, inner), st.builds(model.Map, inner),
+            st.builds(lambda items, rest: model.Tuple(tuple(items), rest), st.lists(inner, min_size=1, max_size=2), inner),
+            st.builds(lambda operands: model.Intersection(tuple(operands), tuple(range(len(operands)))),
+                      st.lists(inner, min_size=2, max_size=3)),
+            st.builds(lambda operands: model.Applicator("if-then-else", tuple(operands)),
+                      st.lists(inner, min_size=3, max_size=3)))
+
+    return st.recursive(leaves, composed, max_leaves=12)
+
+
+_TEMPLATE_REFS = (Ref("#/$defs/A"), Ref("#/$defs/B"), Ref("#/$defs/C"))
+
+
+@settings(settings.get_profile("foundation"), max_examples=300)
+@given(node=_nodes_with(_TEMPLATE_REFS), used=st.integers(1, 3))
+def test_a_template_makes_its_node_with_the_references_replaced(node, used):
+    # Planned once per template, the rebuilding makes what replacing each reference in a walk over the whole node
+    # makes: every part on a path to one of the template's references anew, every other part as it is.
+    refs = _TEMPLATE_REFS[:used]
+    made = [Ref(f"#/$defs/made{position}") for position in range(used)]
+    built = jsonschema._builder(node, refs)(made)
+    expected = _replaced(node, {id(ref): new for ref, new in zip(refs, made)})
+    assert repr(built) == repr(expected) and built == expected
+
+
+@pytest.mark.parametrize("first, second", [
+    ({"not": {}, jsonschema.RESERVED: True}, {"not": {}}),
+    ({"not": {}}, {"not": {}, jsonschema.RESERVED: True}),
+    ({"type": "string"}, {"type": "string", jsonschema.RESERVED: True}),
+    ({"not": {}}, {"not": {}, "description": "gone"}),
+    ({"allOf": [False]}, {"type": "string"}),
+])
+def test_a_marked_property_and_one_found_by_its_text_read_as_their_conversion(first, second):
+    # A property found by its text has that text's keywords, so no marker: only one made anew is asked for one.
+    # Optional never properties are left out, reserved ones kept, refusals the same, read either way.
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+        "T0": {"type": "object", "properties": {"p": first, "q": {"$ref": "#/$defs/T1"}}},
+        "T1": {"type": "object", "properties": {"p": second, "r": first}},
+        "T2": {"type": "object", "properties": {"p": first, "s": second}, "required": ["s"]}}}
+    from_text, from_values = _read_both_ways(document)
+    assert from_text == from_values
+
+
+def test_an_inline_object_beside_its_parent_is_converted_without_its_text(tmp_path, monkeypatch):
+    # An object schema holding properties that stands as an operand, an alternative, an item or a map's values
+    # seldom repeats as a whole (a type-level object inside an allOf never does): it is converted where it stands,
+    # its properties each found by their own text, so the whole is not serialized first.
+    serialized = []
+    dumps = jsonschema.compact_serializer()
+
+    def counting(value):
+        serialized.append(value)
+        return dumps(value)
+
+    monkeypatch.setattr(jsonschema, "compact_serializer", lambda: counting)
+
+    def inline(index):
+        return {"type": "object", "properties": {"id": {"type": "string"}, "n": {"type": "integer", "maximum": index}}}
+
+    types = {f"T{index}": {"allOf": [{"$ref": f"#/$defs/T{index + 1}"} if index < 19 else {"type": "object"},
+                                     inline(index)]} for index in range(20)}
+    types["U"] = {"type": "object", "properties": {"list": {"type": "array", "items": inline(1)},
+                                                   "map": {"type": "object", "additionalProperties": inline(2)}}}
+    graph = _load(tmp_path, {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": types})
+    assert not [value for value in serialized if "properties" in value and value not in (
+        types["U"]["properties"]["list"], types["U"]["properties"]["map"])]  # (those two are properties: found by text)
+    assert graph.types["T3"].node.operands[1].property("n").node == Primitive("integer", (("maximum", "3"),))
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {**types, "V": {"oneOf": [
+        inline(1), inline(1), {"type": "array", "items": inline(1)}, {"$ref": "#/$defs/T0"}]}}}
+    from_text, from_values = _read_both_ways(document, "/$defs/V")
+    assert from_text == from_values
