@@ -565,6 +565,10 @@ def _operand_path(node: Intersection, position: int, path: str, named: bool = Fa
     return f"{path}/{_escape(keyword)}" if keyword and ", " not in keyword else path
 
 
+# `Walker._compare_object`'s default: the objects are not a frame's own named types.
+_NESTED = object()
+
+
 class Walker:
     def __init__(self, old: Side, new: Side):
         self.old = old
@@ -626,7 +630,7 @@ class Walker:
                 key = named_key(item.new.target)
                 entered = Place(key, locations.get(key), place, item.path,
                                 (place is None or place.at_top) and not item.path)
-                frames.append((self._compare_entered(item.old, item.new), entered,
+                frames.append((self._compare_entered(item.old, item.new, entered_effect), entered,
                                _Context.within(transforms, inherited) if transforms else inherited,
                                _Context.within(_without_alternatives(transforms), inherited) if transforms
                                else inherited, self._names_guarded, entered_effect))
@@ -697,13 +701,19 @@ class Walker:
         self._visited.add(pair)
         return True
 
-    def _compare_entered(self, old: Ref, new: Ref) -> Iterator[Difference | Enter]:
+    def _compare_entered(self, old: Ref, new: Ref, effect: tuple | None = None) -> Iterator[Difference | Enter]:
         """The walk of a pair of named types entered through references, which is entered only when their
         digests differ. Their nodes are not first tested for equal digests (`_same`): the test would say they
         differ, or, had they been equal, the walk would find nothing in them either (every child pair it
         meets is then equal, which it skips). Within a recursive component every entered pair differs, and
-        the test would run through each type's properties up to its first reference only to be repeated."""
-        return self._compare_resolved(self.old.resolve(old), self.new.resolve(new), "")
+        the test would run through each type's properties up to its first reference only to be repeated.
+        `effect`: what the route to the pair does to a difference (see `differences`)."""
+        old_node, new_node = self.old.resolve(old), self.new.resolve(new)
+        kind = old_node.__class__
+        if kind is new_node.__class__ and (kind is Object or kind is Intersection):
+            return (self._compare_object if kind is Object else self._compare_intersection)(
+                old_node, new_node, "", effect)
+        return self._compare_resolved(old_node, new_node, "")
 
     def _compare_nodes(self, old: Node, new: Node, path: str) -> Iterator[Difference | Enter]:
         # Not a generator itself (nor is `_compare_resolved`): what it decides depends on the nodes alone,
@@ -847,10 +857,15 @@ class Walker:
         if removed:
             yield Difference(path, "enum-value-removed", old, new, _args(values=", ".join(removed)), (OLD_DATA,))
 
-    def _compare_object(self, old: Object, new: Object, path: str) -> Iterator[Difference]:
+    def _compare_object(self, old: Object, new: Object, path: str, effect=_NESTED) -> Iterator[Difference]:
+        """`effect`: given (the route's effect) when the pair is a frame's own named types (see
+        `_compare_entered`): a pair of named types met among their properties reaches the walk's driver as
+        it is made, with nothing added on its way, so the driver's test of whether the pair was compared
+        along a route of that effect is made here, before an `Enter` is made for nothing."""
         prefix = path + "/properties/"
         old_digests, new_digests = self.old.digests, self.new.digests
         same_format, same, quiet = self._same_format, self._same, self._quiet
+        visited = self._visited if effect is not _NESTED else None
         for name, before, after in _property_pairs(old.properties, new.properties):
             if before is not None and after is not None:
                 pair = (id(before), id(after))
@@ -866,6 +881,8 @@ class Walker:
                 if kind is new_node.__class__:
                     if kind is Ref:
                         if old_digests[old_node.target] != new_digests[new_node.target] or not same_format:
+                            if visited is not None and (old_node.target, new_node.target, False, effect) in visited:
+                                continue
                             yield Enter(old_node, new_node, prefix + _escape(name), False,
                                         self._same_event_root(old_node, new_node) if self._events else None)
                         continue
@@ -882,6 +899,9 @@ class Walker:
                         if old_child.__class__ is Ref and new_child.__class__ is Ref \
                                 and old_node.constraints == new_node.constraints:
                             if old_digests[old_child.target] != new_digests[new_child.target] or not same_format:
+                                if visited is not None \
+                                        and (old_child.target, new_child.target, False, effect) in visited:
+                                    continue
                                 yield Enter(old_child, new_child, prefix + _escape(name) + suffix, False,
                                             self._same_event_root(old_child, new_child))
                             continue
@@ -1034,10 +1054,12 @@ class Walker:
         yield from self._next_level(self._content_model(old.rest, new.rest, f"{path}/items"))
         yield from self._constraints(old.constraints, new.constraints, path)
 
-    def _compare_intersection(self, old: Intersection, new: Intersection, path: str) -> Iterator[Difference]:
+    def _compare_intersection(self, old: Intersection, new: Intersection, path: str,
+                              effect=_NESTED) -> Iterator[Difference]:
         """Operands of equal digest are the same; the others are paired where they were written (the schema's
         own keywords, `allOf`) and by kind, one to one, so a change inside one is told precisely, and each
-        is located where the source wrote it."""
+        is located where the source wrote it. `effect`: as `_compare_object` takes it, for a frame's own
+        types (what an object operand's walk yields passes here unchanged)."""
         old_left: dict[str, int] = {}
         new_left: dict[str, int] = {}
         for left, operands, side in ((old_left, old.operands, self.old), (new_left, new.operands, self.new)):
@@ -1069,7 +1091,16 @@ class Walker:
                                                  if position != i)
             saved, self._names_guarded = self._names_guarded, guarded
             try:
-                yield from self.compare(old.operands[i], new.operands[j], _operand_path(new, j, path))
+                old_operand, new_operand = old.operands[i], new.operands[j]
+                if old_operand.__class__ is Object and new_operand.__class__ is Object:
+                    # A paired operand's digest is none of the other side's (those are in `same`), so the two
+                    # differ: `compare` would test their digests only to be told so (for inline nodes, whose
+                    # digests `_same` tells exactly).
+                    yield from self._compare_object(old_operand, new_operand, _operand_path(new, j, path), effect)
+                elif old_operand.__class__ is not Ref and new_operand.__class__ is not Ref:
+                    yield from self._compare_resolved(old_operand, new_operand, _operand_path(new, j, path))
+                else:
+                    yield from self.compare(old_operand, new_operand, _operand_path(new, j, path))
             finally:
                 self._names_guarded = saved
         for i in old_rest:

@@ -222,7 +222,7 @@ class _DigestWalker(Walker):
     def _below(self, old, new, path):
         return self._next_level(self.compare(old, new, path))
 
-    def _compare_entered(self, old, new):
+    def _compare_entered(self, old, new, effect=None):
         return self._compare_nodes(old, new, "")
 
 
@@ -346,3 +346,77 @@ def test_a_pair_of_properties_that_holds_nothing_is_looked_at_once(tmp_path: Pat
     remembered = {(before.name, after.name) for before, after in walker._quiet.values()}
     assert ("name", "name") in remembered
     assert len([pair for pair in walker._quiet.values() if pair[0].name == "name"]) == 1
+
+
+# --- intersection operands ---------------------------------------------------------------------------------
+
+def _intersection_ring(length: int, changed_at: int | None) -> dict:
+    """A cycle of types, each an `allOf` of a reference to an object type that refers to the next one and an
+    inline object that refers to the previous one; one inline object may gain an optional property."""
+    defs = {}
+    for index in range(length):
+        properties = {"tag": {"const": index}, "back": {"$ref": f"#/$defs/T{(index - 1) % length}"}}
+        if index == changed_at:
+            properties["note"] = {"type": "string"}
+        defs[f"T{index}"] = {"allOf": [{"$ref": f"#/$defs/U{index}"}, {"type": "object", "properties": properties}]}
+        defs[f"U{index}"] = {"type": "object", "properties": {"up": {"$ref": f"#/$defs/T{(index + 1) % length}"}}}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}
+
+
+def test_paired_inline_operands_are_compared_without_testing_their_digests(tmp_path: Path):
+    """An intersection pairs the operands whose digests the other side lacks: a pair of inline operands is then
+    known to differ, and is walked without first testing its nodes for equal digests."""
+    sides = []
+    for name, changed_at in (("old", None), ("new", 7)):
+        path = tmp_path / f"{name}.schema.json"
+        path.write_text(json.dumps(_intersection_ring(8, changed_at)), encoding="utf-8")
+        sides.append(Side.of(load_jsonschema("ring", path, {"Start": ("#/$defs/T0", "record")}, tmp_path)))
+    old, new = sides
+    tested = []
+
+    class _Counting(Walker):
+        def _same(self, before, after):
+            tested.append((before, after))
+            return super()._same(before, after)
+
+    walker = _Counting(old, new)
+    found = list(walker.differences(*(Ref(next(iter(side.graph.roots.values())).type_key) for side in sides)))
+    assert [(new.graph.types[difference.place.type].name, difference.path, difference.kind)
+            for difference in found] == [("T7", "/allOf/1/properties/note", "optional-property-added")]
+    assert len(walker._visited) == 16  # every pair of the ring was walked
+    operands = {(id(old.graph.types[key].node.operands[1]), id(new.graph.types[key].node.operands[1]))
+                for key in new.graph.types if isinstance(new.graph.types[key].node, Intersection)}
+    assert len(operands) == 8
+    assert not [pair for pair in tested if (id(pair[0]), id(pair[1])) in operands]
+
+
+def test_no_pair_of_named_types_is_asked_for_again_by_the_properties_of_a_frames_own_types(tmp_path: Path, monkeypatch):
+    """In a ring of types each met through `next`, `list` and `byName` (and a union), the properties of the
+    types a frame of its own compares ask for a pair of named types only when it was not compared yet along a
+    route of the same effect: once per pair, not once per reference to it. The walk of digests
+    (`_DigestWalker`, which tests the entered nodes first) asks for every one, and finds the same (see the
+    test above)."""
+    made = []
+    walkers = []
+
+    class _Recorded(changes.Enter):
+        __slots__ = ()
+
+        def __init__(self, *args):
+            super().__init__(*args)
+            if walkers[-1]._place is not None:  # (not the root's own structure, where the walk starts)
+                made.append((self.old.target, self.new.target, self.path))
+
+    monkeypatch.setattr(changes, "Enter", _Recorded)
+    old, new = _ring_sides(tmp_path, 30)
+    start = [Ref(next(iter(side.graph.roots.values())).type_key) for side in (old, new)]
+    for walker_class in (Walker, _DigestWalker):
+        made.clear()
+        walkers.append(walker_class(old, new))
+        found = list(walkers[-1].differences(*start))
+        assert [(difference.place.type, difference.path) for difference in found] == [("T29", "/properties/note")]
+        plain = [(before, after) for before, after, path in made if "/anyOf" not in path]
+        if walker_class is Walker:
+            assert plain and len(plain) == len(set(plain))
+        else:
+            assert len(plain) > 2 * len(set(plain))
