@@ -333,7 +333,7 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
         changed = None if reuse is None else reuse.changed(round_)
         following = (rounds.first(tops, current) if round_ == 0 else rounds.next(tops, current)) if changed is None \
             else rounds.next_some(tops, current, changed, reuse.digests(round_))
-        if record is not None:
+        if record is not None and round_ < _RECORDED_ROUNDS:
             history.append(following)
         count = len(set(following))
         current = following
@@ -357,7 +357,9 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
              else _top_text(types[component[position]].node, rounds, current).encode("utf-8")
              for position in representatives.values()}
     if record is not None:
-        record.add(component, _Refined(memo.prefix, shapes, history, texts))
+        # The quotient's texts are reused only by a version whose refinement ends in the same round, which a
+        # history cut short cannot tell: then none are kept.
+        record.add(component, _Refined(memo.prefix, shapes, history, texts if len(history) == round_ + 1 else {}))
     quotient = sorted((name, texts[position]) for name, position in representatives.items())
     rounds.close()
     rounds = None
@@ -380,6 +382,13 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
         hasher.update(b'"' + name + b'"}')
         by_class[name] = DIGEST_PREFIX + hasher.hexdigest()
     return {key: by_class[current[position]] for position, key in enumerate(component)}
+
+
+# The rounds of a component recorded for the other version (see Refinements): a member's digest in each. The rounds
+# a component needs can approach its size (a ring in which one member differs is told apart one reference per
+# round), so recording them all would hold the square of the component; past this many, the other version hashes
+# every member again (a round not recorded counts as one in which every member may differ), which is exact.
+_RECORDED_ROUNDS = 16
 
 
 class Refinements:

@@ -107,6 +107,10 @@ _NO_PROPERTIES: dict = {}
 _NO_NAMES: frozenset = frozenset()
 
 
+# In a table of templates, a shape whose conversion made no template (see _by_template).
+_NO_TEMPLATE = object()
+
+
 @dataclass(frozen=True, slots=True)
 class _Template:
     """A converted subschema that holds references, to make the nodes of subschemas that differ from it only in
@@ -390,6 +394,8 @@ class Converter:
             key: Any = (skeleton, None)
             template = templates.get(key)
             if template is not None:
+                if template is _NO_TEMPLATE:
+                    return self._convert(schema, parent.child(*tokens))
                 return template.build((self._reference(target, parent.depth + template.offsets[0]),))
         else:
             targets = [known(reference, base) for reference in references]
@@ -398,6 +404,8 @@ class Converter:
             key = (skeleton, _same_targets(targets))
             template = templates.get(key)
             if template is not None:
+                if template is _NO_TEMPLATE:
+                    return self._convert(schema, parent.child(*tokens))
                 depth = parent.depth
                 made: list = [None] * len(targets)
                 for position, offset in zip(template.order, template.offsets):
@@ -421,10 +429,11 @@ class Converter:
         made = trail[start:]
         if not self._recording:
             del trail[:]
-        if len(made) == len(references) and len(self.notes) == noted:
-            template = self._template(node, made, references, parent, text)
-            if template is not None:
-                templates.setdefault(key, template)
+        template = self._template(node, made, references, parent, text) \
+            if len(made) == len(references) and len(self.notes) == noted else None
+        # A shape refused once is converted plainly from now on: recording it again would refuse it again, and
+        # while recording, no subschema inside it that holds a reference is found by its text.
+        templates.setdefault(key, _NO_TEMPLATE if template is None else template)
         return node
 
     def _template(self, node: Node, made: list[tuple[str, int, int]], references: tuple[str, ...],

@@ -205,3 +205,28 @@ def test_graphs_about_to_be_compared_get_the_root_digests_they_have_alone():
     assert old.root_digests == graph(_web(30)).root_digests
     assert new.root_digests == graph(_web(30, changed=(3,))).root_digests
     assert "root_digests" not in unrelated.__dict__  # no counterpart: computed when asked, as before
+
+
+def test_a_long_refinement_is_recorded_for_a_bounded_number_of_rounds():
+    # A ring in which one member differs is told apart one reference per round: about as many rounds as members.
+    old, new = _ring(120, odd_one=5, closed=True), _ring(120, odd_one=40, closed=True)
+    refinements = Refinements()
+    type_digests(old, DOMAINS[1], record=refinements)
+    recorded = {id(refined): refined for refined, _ in refinements.members.values()}
+    assert [len(refined.rounds) for refined in recorded.values()] == [fingerprint._RECORDED_ROUNDS]
+    assert [refined.texts for refined in recorded.values()] == [{}]  # the last round is not among them
+    assert type_digests(new, DOMAINS[1], earlier=refinements) == type_digests(new, DOMAINS[1])
+    assert type_digests(old, DOMAINS[1], earlier=refinements) == type_digests(old, DOMAINS[1])
+
+
+@settings(PROFILE)
+@given(pair=versions(), recorded=st.integers(1, 3))
+def test_a_refinement_recorded_in_part_gives_the_digests_computed_alone(pair, recorded):
+    old, new = pair
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fingerprint, "_RECORDED_ROUNDS", recorded)
+        assert _pair(old, new, DOMAINS[1], DOMAINS[1]) == (type_digests(old, DOMAINS[1]),
+                                                           type_digests(new, DOMAINS[1]))
+        # Odd rings refine for many rounds: the other version reuses only what was recorded.
+        rings = _ring(2 * recorded + 5, odd_one=0, closed=True), _ring(2 * recorded + 5, odd_one=recorded, closed=True)
+        assert _pair(*rings, DOMAINS[1], DOMAINS[1]) == tuple(type_digests(ring, DOMAINS[1]) for ring in rings)

@@ -929,3 +929,25 @@ def test_an_inline_object_beside_its_parent_is_converted_without_its_text(tmp_pa
         inline(1), inline(1), {"type": "array", "items": inline(1)}, {"$ref": "#/$defs/T0"}]}}}
     from_text, from_values = _read_both_ways(document, "/$defs/V")
     assert from_text == from_values
+def test_a_shape_refused_as_a_template_is_not_recorded_again(tmp_path, monkeypatch):
+    # "discriminator" in its text (here only in a description) refuses the shape as a template.
+    shared = {"type": "object", "properties": {"r": {"type": "array", "items": {"$ref": "#/$defs/Leaf"}}}}
+    types = {f"T{index}": {"type": "object", "properties": {"x": {
+        "type": "object", "description": "see discriminator",
+        "properties": {"own": {"$ref": f"#/$defs/T{(index + 1) % 40}"}, "shared": shared}}}}
+        for index in range(40)}
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/T0",
+                "$defs": {"Leaf": {"type": "string"}, **types}}
+    offered = Counter()
+    original = jsonschema.Converter._template
+
+    def counting(self, node, made, references, parent, text):
+        offered[text] += 1
+        return original(self, node, made, references, parent, text)
+
+    monkeypatch.setattr(jsonschema.Converter, "_template", counting)
+    graph = _load(tmp_path, document)
+    refused = [count for text, count in offered.items() if b"discriminator" in text]
+    assert refused == [1]  # the second of the 40 is recorded and refused; the other 38 are only converted
+    monkeypatch.undo()
+    assert _load(tmp_path, document).types == graph.types

@@ -37,10 +37,27 @@ class Outcome:
 
 
 def _invoke(args: tuple[str, ...], sending) -> None:
+    _bound_memory()
     result = CliRunner().invoke(cli, list(args), catch_exceptions=True)
     unexpected = result.exception is not None and not isinstance(result.exception, SystemExit)
     sending.send(Outcome(result.exit_code, result.output, result.stdout, result.stderr,
                          repr(result.exception) if unexpected else None))
+
+
+# Far beyond what any of these small inputs needs too: a command whose memory runs away fails with MemoryError,
+# named in the test's failure, rather than taking the machine's memory from everything else running on it.
+BOUND_BYTES = 4 << 30
+
+
+def _bound_memory() -> None:
+    """Limit the forked command's address space to what it has now plus BOUND_BYTES (POSIX)."""
+    import resource
+
+    with open("/proc/self/statm", encoding="ascii") as handle:
+        size = int(handle.read().split()[0]) * resource.getpagesize()
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    wanted = size + BOUND_BYTES
+    resource.setrlimit(resource.RLIMIT_AS, (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
 
 
 def bounded(*args: str) -> Outcome:
