@@ -781,10 +781,9 @@ def test_subschemas_taken_from_a_template_read_as_their_own_conversion(types, re
     assert from_text == from_values
 
 
-def test_a_property_that_is_a_reference_alone_is_made_without_its_text(tmp_path, monkeypatch):
-    # The types of a large source name one another by properties that are a reference alone, whose texts
-    # seldom repeat: such a property is made at once from the reference node, its schema never serialized.
-    serialized = []
+def _serialized_values(monkeypatch) -> list:
+    """The values the reader serializes from now on (for their texts), in order."""
+    serialized: list = []
     dumps = jsonschema.compact_serializer()
 
     def counting(value):
@@ -792,6 +791,13 @@ def test_a_property_that_is_a_reference_alone_is_made_without_its_text(tmp_path,
         return dumps(value)
 
     monkeypatch.setattr(jsonschema, "compact_serializer", lambda: counting)
+    return serialized
+
+
+def test_a_property_that_is_a_reference_alone_is_made_without_its_text(tmp_path, monkeypatch):
+    # The types of a large source name one another by properties that are a reference alone, whose texts
+    # seldom repeat: such a property is made at once from the reference node, its schema never serialized.
+    serialized = _serialized_values(monkeypatch)
     types = {f"T{index}": {"type": "object", "required": ["next"], "properties": {
         "next": {"$ref": f"#/$defs/T{(index + 1) % 30}"}, "back": {"$ref": f"#/$defs/T{(index + 29) % 30}"},
         "id": {"type": "string"}}} for index in range(30)}
@@ -905,14 +911,7 @@ def test_an_inline_object_beside_its_parent_is_converted_without_its_text(tmp_pa
     # An object schema holding properties that stands as an operand, an alternative, an item or a map's values
     # seldom repeats as a whole (a type-level object inside an allOf never does): it is converted where it stands,
     # its properties each found by their own text, so the whole is not serialized first.
-    serialized = []
-    dumps = jsonschema.compact_serializer()
-
-    def counting(value):
-        serialized.append(value)
-        return dumps(value)
-
-    monkeypatch.setattr(jsonschema, "compact_serializer", lambda: counting)
+    serialized = _serialized_values(monkeypatch)
 
     def inline(index):
         return {"type": "object", "properties": {"id": {"type": "string"}, "n": {"type": "integer", "maximum": index}}}
