@@ -92,6 +92,21 @@ def changed(document: dict, seed: int = 11) -> dict:
     return result
 
 
+def retargeted(document: dict, seed: int = 13) -> dict:
+    """One reference of a recursive component pointed at another member (a `next` of the ring), and one
+    optional property added: the pairs of types the comparison meets are no longer of the same name, and
+    their references are misaligned in turn (without a limit, the product of the two graphs)."""
+    rng = random.Random(seed)
+    result = copy.deepcopy(document)
+    names = sorted(result["$defs"])
+    changed, target = rng.sample(names, 2)
+    schema = result["$defs"][changed]
+    (schema["allOf"][1] if "allOf" in schema else schema)["properties"]["next"] = {"$ref": f"#/$defs/{target}"}
+    schema = result["$defs"][rng.choice(names)]
+    (schema["allOf"][1] if "allOf" in schema else schema)["properties"]["note"] = {"type": "string"}
+    return result
+
+
 def write_json(path: Path, value) -> int:
     text = json.dumps(value, indent=2) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -39,7 +39,7 @@ NEW_DATA = "new-data-old-readers"  # data written after the change, read by read
 # a difference of a kind not listed here is refused when it is made, so the list cannot drift.
 KINDS = frozenset({
     "root-added", "root-removed", "format-version-changed", "role-changed", "inventory-format-changed",
-    "mode-changed", "structure-changed",
+    "mode-changed", "structure-changed", "comparison-limit-reached",
     "type-changed", "type-widened-to-any", "literal-changed", "enum-value-added", "enum-value-removed",
     "property-removed", "optional-property-added", "required-property-added", "required-made-optional",
     "optional-made-required", "reserved-made-real", "property-made-reserved",
@@ -569,10 +569,32 @@ def _operand_path(node: Intersection, position: int, path: str, named: bool = Fa
 _NESTED = object()
 
 
+# How many pairs of named types one walk enters, per type of the two graphs, and beyond that. Pairs of the
+# same name are at most one per type (a few more where a type is reached along routes of different effect),
+# but within a recursive component every pair differs, and a retargeted reference pairs types of different
+# names whose references are misaligned in turn: the product of the two graphs, up to n^2 pairs. The walk
+# stays linear by entering no more than this many; the next pair that differs is reported as not compared
+# (a version-bump, both ways), and the gate never says same-version where a full comparison might not.
+# Every test, real schema pair and benchmark project enters under one pair per type of the two graphs (half
+# a pair from a thousand types on: one per type of a side); past the limit each pair costs its comparison
+# and its differences, so the limit leaves a few times that and no more.
+PAIRS_PER_TYPE = 2
+PAIRS_BEYOND = 1000
+
+
 class Walker:
     def __init__(self, old: Side, new: Side):
         self.old = old
         self.new = new
+        self.pair_limit = PAIRS_PER_TYPE * (len(old.graph.types) + len(new.graph.types)) + PAIRS_BEYOND
+        self._limited = False  # whether a pair was left uncompared at the limit (reported once, the first)
+        # Pairs of a named type and a type a union names compared in place (`_single_in_union`): each looks
+        # through a reference without a frame of its own, so these count against the limit as well (around a
+        # cycle of such unions they would otherwise nest without end).
+        self._in_place = 0
+        # The comparisons in place running (one inside the other): met again inside itself, the same
+        # comparison would only repeat what it is finding, at a longer path, without end.
+        self._comparing_in_place: set[tuple[bool, str, int, bool]] = set()
         # Pairs of named types compared, with the names guarded and what the route to them does to a
         # difference's direction and kind (`_route_effect`): a type reached plainly and under `not` breaks
         # the opposite ways along the two routes, so it is compared along each.
@@ -626,6 +648,15 @@ class Walker:
                 seen = (item.old.target, item.new.target, item.guarded, entered_effect)
                 if seen in visited:
                     continue
+                if len(visited) + self._in_place >= self.pair_limit:
+                    if not self._limited:
+                        self._limited = True
+                        # It stands where the pair was met, below the wrappers the pair passed there.
+                        item, within = self._not_compared(item), _Context.within(transforms, context)
+                        if within is not None:
+                            item = within.apply(item)
+                        yield item if place is None else replace(item, place=place)
+                    continue
                 visited.add(seen)
                 key = named_key(item.new.target)
                 entered = Place(key, locations.get(key), place, item.path,
@@ -639,6 +670,19 @@ class Walker:
             else:
                 frames.pop()
                 self._names_guarded = guarded  # as the frame that met the pair left it
+
+    def _not_compared(self, item: "Enter") -> Difference:
+        """The difference a pair of named types that differ holds when the walk has entered as many pairs as
+        it may: the types differ, and nothing finer is known, so it breaks both ways. Told once per walk (at
+        the first such pair): any one of them makes the root a version-bump."""
+        return self._limit_reached(item.path, item.old, item.new)
+
+    def _limit_reached(self, path: str, old: Node, new: Node) -> Difference:
+        names = {side: getattr(self, side).named_key(node.target)
+                 for side, node in (("old", old), ("new", new)) if node.__class__ is Ref}
+        return Difference(path, "comparison-limit-reached", old, new,
+                          _args(limit=str(self.pair_limit), new_type=names.get("new"), old_type=names.get("old")),
+                          (OLD_DATA, NEW_DATA))
 
     def _next_level(self, differences: Iterator[Difference]) -> Iterator[Difference]:
         """Children of an object or array are another level, which sibling operands do not guard."""
@@ -1313,7 +1357,22 @@ class Walker:
             if len(matches) == 1:
                 added = kind == "alternative-added"
                 pair = (single, matches[0].node) if added else (matches[0].node, single)
-                inner = list(self.compare(*pair, path))
+                running = (added, matches[0].node.target, id(single), self._names_guarded) \
+                    if matches[0].node.__class__ is Ref else None
+                if running is None:
+                    inner = list(self.compare(*pair, path))
+                elif running in self._comparing_in_place:
+                    pass  # what it holds is being told further up (as a pair of named types is compared once)
+                elif len(self._visited) + self._in_place < self.pair_limit:
+                    self._in_place += 1
+                    self._comparing_in_place.add(running)
+                    try:
+                        inner = list(self.compare(*pair, path))
+                    finally:
+                        self._comparing_in_place.discard(running)
+                elif not self._limited:  # (see `differences`)
+                    self._limited = True
+                    inner = [self._limit_reached(path, *pair)]
             else:
                 matches = []
         if not matches or union.policy is not None:

@@ -229,6 +229,19 @@ def _structure_changed(args: Arguments) -> Sentence:
                     "结构发生了变化，但无法归入更具体的变更")
 
 
+@sentence("comparison-limit-reached")
+def _comparison_limit_reached(args: Arguments) -> Sentence:
+    old, new, limit = args.get("old_type"), args.get("new_type"), args.get("limit", "")
+    if old is not None and new is not None:
+        en, zh = f"types {code(old)} and {code(new)}", f"类型 {code(old)} 与 {code(new)} "
+    else:  # a type compared in place with a union's alternative: only the alternative's type has a name
+        named = old if old is not None else new
+        en, zh = (f"type {code(named)} and its counterpart", f"类型 {code(named)} 与其对应类型") if named is not None \
+            else ("the types here", "此处的类型")
+    return Sentence(f"{en} differ and were not compared further: the comparison reached its limit of {limit} "
+                    "pairs of types", f"{zh}不同，但未再进一步比较：比较已达到 {limit} 对类型的上限")
+
+
 # --- types and values -------------------------------------------------------------------------------
 
 

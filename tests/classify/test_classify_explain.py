@@ -214,6 +214,9 @@ SENTENCE_TABLE = [
     ("inventory-format-changed", {"old": "1", "new": "2"}, "inventory format changed from 1 to 2", "清单格式从 1 改为 2"),
     ("structure-changed", {}, "the structure changed in a way no finer change describes",
      "结构发生了变化，但无法归入更具体的变更"),
+    ("comparison-limit-reached", {"old_type": "T66", "new_type": "T643", "limit": "9008"},
+     "types `T66` and `T643` differ and were not compared further: the comparison reached its limit of 9008 pairs "
+     "of types", "类型 `T66` 与 `T643` 不同，但未再进一步比较：比较已达到 9008 对类型的上限"),
 ]
 
 
