@@ -130,7 +130,7 @@ class _Context:
 
     def __init__(self, document: Document, pointer: str | None, base: str, depth: int,
                  parent: "_Context | None" = None, tokens: tuple = (), sees: int = 0,
-                 texts: "dict[bytes, Node] | None" = None):
+                 texts: "dict[bytes | tuple, Any] | None" = None):
         self.document = document
         self.base = base
         self.depth = depth
@@ -315,15 +315,16 @@ class Converter:
             return self._convert_new(schema, parent.child(*tokens), key)
         return self._convert(schema, parent.child(*tokens))
 
-    def _text_table(self, place: _Context) -> dict[bytes, Node]:
-        """The subschemas converted under the base URI and dialect of a place, by their compact text."""
+    def _text_table(self, place: _Context) -> dict[bytes | tuple, Any]:
+        """The subschemas converted under the base URI and dialect of a place, by their compact text, and the
+        templates made there, by shape (see _by_template)."""
         key = (place.base, place.document.dialect)
         table = self._texts.get(key)
         if table is None:
             table = self._texts[key] = {}
         return table
 
-    def _converted_text(self, schema: dict, texts: dict[bytes, Node], text: bytes, parent: _Context,
+    def _converted_text(self, schema: dict, texts: dict[bytes | tuple, Any], text: bytes, parent: _Context,
                         tokens: tuple, kept: bool = False) -> Node:
         """The node of a subschema read from text, by the base URI its references resolve against, the dialect
         (`texts`: the subschemas converted under them) and its compact text (which keeps every key, value and
@@ -1122,7 +1123,7 @@ def _leaf_key(schema: dict, dialect: str) -> tuple | None:
     return tuple(key)
 
 
-# How a compact text writes a reference: orjson writes every key `"key":` and a quote inside a string as `\\"`, so
+# How a compact text writes a reference: orjson writes every key `"key":` and a quote inside a string as `\"`, so
 # this occurs nowhere but at a `$ref` key with a string value.
 _REFERENCE_KEY = b'"$ref":"'
 _BACKSLASH = ord("\\")  # (a byte is found in a text at C speed, faster than a text of one byte)

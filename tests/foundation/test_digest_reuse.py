@@ -148,7 +148,8 @@ def test_a_component_that_changed_everywhere_or_in_its_domain_is_hashed_in_full(
     # class at once, and one odd member takes a round per member to tell the others apart.
     for old, new, domains in ((_ring(12, None, False), _ring(12, 5, False), (DOMAINS[1], DOMAINS[1])),
                               (_ring(12, 5, False), _ring(12, None, False), (DOMAINS[1], DOMAINS[1])),
-                              (_ring(12, 5, False), _ring(12, 6, False), (DOMAINS[1], DOMAINS[1])),(_web(30), _web(30, changed=tuple(range(30))), (DOMAINS[1], DOMAINS[1])),
+                              (_ring(12, 5, False), _ring(12, 6, False), (DOMAINS[1], DOMAINS[1])),
+                              (_web(30), _web(30, changed=tuple(range(30))), (DOMAINS[1], DOMAINS[1])),
                               (_web(30), _web(30), (DOMAINS[1], DOMAINS[2])),
                               (_web(30), _web(30, extra=5), (DOMAINS[1], DOMAINS[1])),
                               (_web(30), _web(30, retargeted=(2,)), (DOMAINS[1], DOMAINS[1])),
