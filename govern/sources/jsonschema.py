@@ -917,14 +917,7 @@ class Converter:
                     noted = len(self.notes)
                     text = kept_text(text)  # one copy for both tables
                     node = self._converted_text(sub, texts, text, context, ("properties", name), kept=True)
-                    # (what _property makes of a schema object, unshared: it is kept by its text below)
-                    if not is_required and self.source_policy is not None and (node.__class__ is Never or (
-                            "not" in sub or "allOf" in sub) and _forbids_every_value(sub)):
-                        prop = None  # an unmarked optional never property: as good as undeclared
-                    else:
-                        description = sub.get("description")
-                        prop = Property(name, node, is_required, False,
-                                        description if description.__class__ is str else None)
+                    prop = self._property(name, sub, node, is_required, False, shared=False)
                     if len(self.notes) == noted:
                         by_text[text] = prop
             if prop is not None:
