@@ -430,7 +430,7 @@ class Converter:
         made = trail[start:]
         if not self._recording:
             del trail[:]
-        template = self._template(node, made, references, parent, text) \
+        template = self._template(node, made, references, parent, skeleton) \
             if len(made) == len(references) and len(self.notes) == noted else None
         # A shape refused once is converted plainly from now on: recording it again would refuse it again, and
         # while recording, no subschema inside it that holds a reference is found by its text.
@@ -438,10 +438,13 @@ class Converter:
         return node
 
     def _template(self, node: Node, made: list[tuple[str, int, int]], references: tuple[str, ...],
-                  parent: _Context, text: bytes) -> _Template | None:
+                  parent: _Context, skeleton: bytes) -> _Template | None:
         """The template of a converted subschema (see _by_template) that made one reference for each of its
-        text's (`made`, in order), or None when it is none."""
-        if _TARGET_READERS.search(text) is not None or (parent.document.dialect == "draft-04" and b'"id":"' in text):
+        text's (`made`, in order), or None when it is none. `skeleton`: its text with the references' strings left
+        empty, which is all that refusing depends on, so a shape refused once is refused at every occurrence (a
+        reference's string names no keyword, even one that reads like one)."""
+        if _TARGET_READERS.search(skeleton) is not None or (
+                parent.document.dialect == "draft-04" and b'"id":"' in skeleton):
             return None
         base = parent.base
         targets = [self.schemas.known(reference, base) for reference in references]

@@ -170,7 +170,7 @@ class SchemaSet:
             if isinstance(value, dict):
                 own_id = value.get(id_keyword)
                 if own_id is not None:
-                    remaining -= 1  # (an object holding null still counts: the walk then goes on to the end)
+                    remaining -= 1  # (one holding null is counted in the text, never here: the walk goes on to the end)
                     if isinstance(own_id, str) and own_id:
                         if own_id.startswith("#"):
                             self.anchors[(base, own_id[1:])] = (document, _pointer_of(path))

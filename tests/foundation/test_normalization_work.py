@@ -950,3 +950,24 @@ def test_a_shape_refused_as_a_template_is_not_recorded_again(tmp_path, monkeypat
     assert refused == [1]  # the second of the 40 is recorded and refused; the other 38 are only converted
     monkeypatch.undo()
     assert _load(tmp_path, document).types == graph.types
+
+
+def test_a_reference_named_like_a_keyword_refuses_no_shape(tmp_path, monkeypatch):
+    # The refusal depends on the shape alone (references' strings left out): the type named `discriminator`
+    # that the first recorded occurrence refers to does not keep the others from being made by the template.
+    types = {f"T{index}": {"type": "object", "properties": {"a": {"type": "array", "items": {
+        "$ref": f"#/$defs/{'discriminator' if index > 36 else 'T'}{(index + 1) % 40}"}}}} for index in range(40)}
+    types.update({f"discriminator{index}": {"type": "string"} for index in range(40)})
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/T0", "$defs": types}
+    made = []
+    original = jsonschema.Converter._template
+
+    def recording(self, *arguments):
+        made.append(original(self, *arguments))
+        return made[-1]
+
+    monkeypatch.setattr(jsonschema.Converter, "_template", recording)
+    graph = _load(tmp_path, document)
+    assert made and all(template is not None for template in made)
+    monkeypatch.undo()
+    assert _load(tmp_path, document).types == graph.types

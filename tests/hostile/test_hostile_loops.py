@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,9 +51,12 @@ BOUND_BYTES = 4 << 30
 
 
 def _bound_memory() -> None:
-    """Limit the forked command's address space to what it has now plus BOUND_BYTES (POSIX)."""
+    """Limit the forked command's address space to what it has now plus BOUND_BYTES (where /proc tells its size:
+    Linux; elsewhere the command runs unbounded, as before)."""
     import resource
 
+    if not os.path.exists("/proc/self/statm"):
+        return
     with open("/proc/self/statm", encoding="ascii") as handle:
         size = int(handle.read().split()[0]) * resource.getpagesize()
     hard = resource.getrlimit(resource.RLIMIT_AS)[1]
