@@ -652,7 +652,8 @@ class Walker:
                     if not self._limited:
                         self._limited = True
                         # It stands where the pair was met, below the wrappers the pair passed there.
-                        item, within = self._not_compared(item), _Context.within(transforms, context)
+                        item = self._limit_reached(item.path, item.old, item.new)
+                        within = _Context.within(transforms, context)
                         if within is not None:
                             item = within.apply(item)
                         yield item if place is None else replace(item, place=place)
@@ -671,13 +672,10 @@ class Walker:
                 frames.pop()
                 self._names_guarded = guarded  # as the frame that met the pair left it
 
-    def _not_compared(self, item: "Enter") -> Difference:
-        """The difference a pair of named types that differ holds when the walk has entered as many pairs as
-        it may: the types differ, and nothing finer is known, so it breaks both ways. Told once per walk (at
-        the first such pair): any one of them makes the root a version-bump."""
-        return self._limit_reached(item.path, item.old, item.new)
-
     def _limit_reached(self, path: str, old: Node, new: Node) -> Difference:
+        """The difference a pair that differs holds when the walk has entered as many pairs as it may: the types
+        differ, and nothing finer is known, so it breaks both ways. Told once per walk (at the first such pair):
+        any one of them makes the root a version-bump."""
         names = {side: getattr(self, side).named_key(node.target)
                  for side, node in (("old", old), ("new", new)) if node.__class__ is Ref}
         return Difference(path, "comparison-limit-reached", old, new,
