@@ -107,6 +107,20 @@ def retargeted(document: dict, seed: int = 13) -> dict:
     return result
 
 
+def ring_of_content_models(count: int, step: int = 7, extra: bool = False) -> dict:
+    """A ring through `next` whose every type admits undeclared names holding the type itself; with `extra`,
+    each type gains a property `extra` referring to the member `step` further on. Telling which ways each
+    added property breaks compares the content model (T_i) with T_(i+step), which gained `extra` as well: a
+    question inside a question, one per pair of members (the product of the graph with itself)."""
+    defs = {}
+    for index in range(count):
+        properties: dict = {"next": _ref((index + 1) % count), "v": {"type": "string"}}
+        if extra:
+            properties["extra"] = _ref((index + step) % count)
+        defs[f"T{index}"] = {"type": "object", "properties": properties, "additionalProperties": _ref(index)}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/T0", "$defs": defs}
+
+
 def write_json(path: Path, value) -> int:
     text = json.dumps(value, indent=2) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)

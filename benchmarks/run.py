@@ -10,7 +10,9 @@ record (front matter is YAML, which the standard library cannot parse, so it use
 clock. Peak memory is the growth of the resident set during the command.
 
 Cases: `extract` of generated schemas with many named types, acyclic and one large recursive component;
-`diff` between such a schema and its next release, and the same with `--witness`; `verify` and `record new`
+`diff` between such a schema and its next release, and the same with `--witness`; `diff` of hostile shapes whose
+full comparison is the product of the two graphs (a reference of the recursive component retargeted, a ring of
+types whose content model is the type itself, each gaining a property); `verify` and `record new`
 over generated histories of change records on many roots; the real GitHub REST description, two releases, and
 real schema pairs (CloudFormation resources of two cfn-lint releases, Kubernetes types of two versions), each
 skipped with a message unless fetched into the cache folder (see benchmarks/README.md); start-up and `verify`
@@ -194,6 +196,33 @@ def bench_types(harness: Harness, sizes: list[int]) -> None:
             harness.measure(f"diff {label}", f"{size} types", ["diff", "--format", "json"], [snapshot, source], folder)
             harness.measure(f"witness {label}", f"{size} types", ["diff", "--format", "json", "--witness"],
                             [snapshot, source], folder)
+
+
+def bench_hostile(harness: Harness, sizes: list[int]) -> None:
+    """Shapes whose full comparison is the product of the two graphs: the walk's limits keep them linear."""
+    print("diff of hostile shapes (two schema files; the full comparison would be quadratic)", flush=True)
+    def retargeted(size: int) -> tuple[dict, dict]:
+        # one reference of a large recursive component retargeted: pairs of types of different names
+        document = generators.named_types(size, recursive=True)
+        return document, generators.retargeted(document)
+
+    def ring(size: int) -> tuple[dict, dict]:
+        # every type's added property asks a question about a pair of members, inside the last one's
+        return generators.ring_of_content_models(size), generators.ring_of_content_models(size, extra=True)
+
+    shapes = {"diff retargeted": retargeted, "diff content-model ring": ring}
+    for case, make in shapes.items():
+        for size in sizes:
+            folder = harness.cache / f"hostile-{case.split()[1]}-{size}"
+            old, new = folder / "old.json", folder / "new.json"
+            if not (folder / ".complete").is_file():
+                print(f"  (generating {case.split()[1]} of {size} types, once)", flush=True)
+                before, after = make(size)
+                generators.write_json(old, before)
+                generators.write_json(new, after)
+                (folder / ".complete").write_text("", encoding="utf-8")
+            harness.measure(case, f"{size} types", ["diff", "--format", "json", old.name, new.name], [old, new],
+                            folder)
 
 
 def _history(harness: Harness, roots: int, records: int) -> Path:
@@ -440,7 +469,8 @@ def main() -> int:
                         help="generated inputs and fetched real-world files (default benchmarks/.cache)")
     parser.add_argument("--govern", type=Path, default=REPOSITORY, help="the govern checkout to measure")
     parser.add_argument("--json", type=Path, default=None, help="also write every figure to this JSON file")
-    parser.add_argument("--only", choices=["types", "records", "github", "pairs", "startup"], action="append",
+    parser.add_argument("--only", choices=["types", "hostile", "records", "github", "pairs", "startup"],
+                        action="append",
                         help="run only these groups (repeatable); targets of the others are not judged")
     options = parser.parse_args()
     options.cache.mkdir(parents=True, exist_ok=True)
@@ -448,11 +478,13 @@ def main() -> int:
                       options.cache.resolve())
     type_sizes = [100, 1000] if options.quick else [100, 1000, 10000]
     history_sizes = [(1, 10), (10, 100)] if options.quick else [(1, 10), (10, 100), (100, 1000)]
-    groups = options.only or ["types", "records", "github", "pairs", "startup"]
+    groups = options.only or ["types", "hostile", "records", "github", "pairs", "startup"]
     print(f"govern at {harness.govern_dir}; {harness.repeat} runs per figure; load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cpus", flush=True)
     if "types" in groups:
         bench_types(harness, type_sizes)
+    if "hostile" in groups:
+        bench_hostile(harness, type_sizes)
     if "records" in groups:
         bench_records(harness, history_sizes)
     if "github" in groups:

@@ -582,11 +582,47 @@ PAIRS_PER_TYPE = 2
 PAIRS_BEYOND = 1000
 
 
+# How many questions of `_breaks_between` may be answered one inside the other. Each runs a walk whose frames
+# are generators, and in CPython resuming a generator nested inside thousands of others costs time that grows
+# with the depth, so a deep chain is quadratic: 41,000 nested questions took 9 s.
+# Chains of that kind come from rings of types that each replace a content model by another member; real
+# schemas nest a few.
+QUESTIONS_NESTED = 100
+_PAIRS, _NESTING = "pairs", "nesting"
+
+
+class _Shared:
+    """What a walk shares with the walks it runs to tell which ways a replacement breaks (`_breaks_between`),
+    and they with theirs. Each such walk starts afresh, and a type whose content model is a type that gained a
+    property meets such a replacement in every pair it enters: counted apart, those walks nested without end
+    (a 4-type ring did not end in a minute), and told apart, a ring of n types asks n^2 different questions.
+    One count for the whole family keeps it within the walk's limit."""
+
+    __slots__ = ("entered", "breaks", "asking", "limit_met")
+
+    def __init__(self) -> None:
+        # Pairs of named types entered or compared in place, and questions of `_breaks_between` walked, by
+        # every walk of the family.
+        self.entered = 0
+        # The answers given, by the nodes' identities, with the nodes (so their ids stay theirs): an answer
+        # depends on the pair alone, and the same pair is asked at every place a type recurs.
+        self.breaks: dict[tuple[int, int], tuple[Node, Node, tuple[str, ...]]] = {}
+        # The questions being answered, one inside the other (the walks run to their end where they are asked).
+        self.asking: set[tuple[Node, Node]] = set()
+        # Which limit a walk of the family first met, leaving something uncompared (`PAIRS` or `NESTING`).
+        self.limit_met: str | None = None
+
+
 class Walker:
-    def __init__(self, old: Side, new: Side):
+    def __init__(self, old: Side, new: Side, shared: _Shared | None = None, pair_limit: int | None = None):
         self.old = old
         self.new = new
-        self.pair_limit = PAIRS_PER_TYPE * (len(old.graph.types) + len(new.graph.types)) + PAIRS_BEYOND
+        self.pair_limit = PAIRS_PER_TYPE * (len(old.graph.types) + len(new.graph.types)) + PAIRS_BEYOND \
+            if pair_limit is None else pair_limit
+        # The walks this one runs to tell a replacement's directions count against the same limit; the walk that
+        # started them tells when one of them met it.
+        self._shared = _Shared() if shared is None else shared
+        self._first = shared is None
         self._limited = False  # whether a pair was left uncompared at the limit (reported once, the first)
         # Pairs of a named type and a type a union names compared in place (`_single_in_union`): each looks
         # through a reference without a frame of its own, so these count against the limit as well (around a
@@ -612,8 +648,6 @@ class Walker:
         self._quiet: dict[tuple[int, int], tuple[Property, Property]] = {}
         # Whether any type of the new side is an event root's (see `_same_event_root`).
         self._events = bool(new.graph.event_roots)
-        # The pairs of nodes whose directions the walks this one runs inside are telling (`_breaks_between`).
-        self._asking: frozenset[tuple[Node, Node]] = frozenset()
 
     def differences(self, old: Node, new: Node) -> Iterator[Difference]:
         """Every difference between `old` and `new`, compared from the top (the root's own structure).
@@ -630,6 +664,7 @@ class Walker:
         frames: list[tuple[Iterator, Place | None, _Context | None, _Context | None, bool, tuple | None]] = [
             (self._compare_nodes(old, new, ""), None, None, None, self._names_guarded, None)]
         visited, locations, named_key = self._visited, self.new.graph.locations, self.new.named_key
+        shared = self._shared
         while frames:
             walk, place, context, inherited, guarded, effect = frames[-1]
             self._place = place
@@ -648,7 +683,8 @@ class Walker:
                 seen = (item.old.target, item.new.target, item.guarded, entered_effect)
                 if seen in visited:
                     continue
-                if len(visited) + self._in_place >= self.pair_limit:
+                if shared.entered >= self.pair_limit:
+                    shared.limit_met = shared.limit_met or _PAIRS
                     if not self._limited:
                         self._limited = True
                         # It stands where the pair was met, below the wrappers the pair passed there.
@@ -659,6 +695,7 @@ class Walker:
                         yield item if place is None else replace(item, place=place)
                     continue
                 visited.add(seen)
+                shared.entered += 1
                 key = named_key(item.new.target)
                 entered = Place(key, locations.get(key), place, item.path,
                                 (place is None or place.at_top) and not item.path)
@@ -671,15 +708,22 @@ class Walker:
             else:
                 frames.pop()
                 self._names_guarded = guarded  # as the frame that met the pair left it
+        if self._first and self._shared.limit_met is not None and not self._limited:
+            # A walk this one ran to tell a replacement's directions met a limit: the answer it gave (both
+            # ways) is not proven, and the root says so.
+            self._limited = True
+            yield self._limit_reached("", old, new, nesting=self._shared.limit_met == _NESTING)
 
-    def _limit_reached(self, path: str, old: Node, new: Node) -> Difference:
-        """The difference a pair that differs holds when the walk has entered as many pairs as it may: the types
-        differ, and nothing finer is known, so it breaks both ways. Told once per walk (at the first such pair):
-        any one of them makes the root a version-bump."""
+    def _limit_reached(self, path: str, old: Node, new: Node, nesting: bool = False) -> Difference:
+        """The difference a pair that differs holds when the walk has entered as many pairs as it may (or, with
+        `nesting`, a question about it was asked inside as many others as may be): the types differ, and
+        nothing finer is known, so it breaks both ways. Told once per walk (at the first such pair): any one of
+        them makes the root a version-bump."""
         names = {side: getattr(self, side).named_key(node.target)
                  for side, node in (("old", old), ("new", new)) if node.__class__ is Ref}
         return Difference(path, "comparison-limit-reached", old, new,
-                          _args(limit=str(self.pair_limit), new_type=names.get("new"), old_type=names.get("old")),
+                          _args(limit=str(QUESTIONS_NESTED if nesting else self.pair_limit), nesting=nesting or None,
+                                new_type=names.get("new"), old_type=names.get("old")),
                           (OLD_DATA, NEW_DATA))
 
     def _next_level(self, differences: Iterator[Difference]) -> Iterator[Difference]:
@@ -1038,15 +1082,34 @@ class Walker:
         pairing can tell; nothing when they are the same."""
         if old is UNKNOWN_MODEL or new is UNKNOWN_MODEL:
             return (OLD_DATA, NEW_DATA)
-        if self._asking and (old, new) in self._asking:
+        shared = self._shared
+        if shared.asking and (old, new) in shared.asking:
             # Asked again while answering it (a type whose content model holds the type itself, one side a
             # union of it): the answer would ask again without end. Both ways, as far as anyone can prove.
             return (OLD_DATA, NEW_DATA)
-        walker = Walker(self.old, self.new)
-        walker._asking = self._asking | {(old, new)}
+        told = shared.breaks.get((id(old), id(new)))
+        if told is not None:
+            return told[2]
+        # Past a limit the question is not walked: both ways, and the walk that started the family says why.
+        if shared.entered >= self.pair_limit:
+            shared.limit_met = shared.limit_met or _PAIRS
+            return (OLD_DATA, NEW_DATA)
+        if len(shared.asking) >= QUESTIONS_NESTED:
+            shared.limit_met = shared.limit_met or _NESTING
+            return (OLD_DATA, NEW_DATA)
+        shared.entered += 1
+        shared.asking.add((old, new))
         found: tuple[str, ...] = ()
-        for difference in walker.differences(old, new):
-            found = _merge(found, difference.breaks)
+        try:
+            for difference in Walker(self.old, self.new, shared, self.pair_limit).differences(old, new):
+                found = _merge(found, difference.breaks)
+                if len(found) == 2:
+                    break  # both ways: nothing further can add to the answer
+        finally:
+            shared.asking.discard((old, new))
+        # (An answer found while an enclosing question was taken to break both ways can only say more than the
+        # full answer, never less, so it is kept as well.)
+        shared.breaks[(id(old), id(new))] = (old, new, found)
         return found
 
     def _pattern_breaks(self, pattern: str, other: Object, node: Node, added: bool) -> tuple[str, ...]:
@@ -1361,8 +1424,9 @@ class Walker:
                     inner = list(self.compare(*pair, path))
                 elif running in self._comparing_in_place:
                     pass  # what it holds is being told further up (as a pair of named types is compared once)
-                elif len(self._visited) + self._in_place < self.pair_limit:
+                elif self._shared.entered < self.pair_limit:
                     self._in_place += 1
+                    self._shared.entered += 1
                     self._comparing_in_place.add(running)
                     try:
                         inner = list(self.compare(*pair, path))
@@ -1370,6 +1434,7 @@ class Walker:
                         self._comparing_in_place.discard(running)
                 elif not self._limited:  # (see `differences`)
                     self._limited = True
+                    self._shared.limit_met = self._shared.limit_met or _PAIRS
                     inner = [self._limit_reached(path, *pair)]
             else:
                 matches = []

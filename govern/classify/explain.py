@@ -238,6 +238,10 @@ def _comparison_limit_reached(args: Arguments) -> Sentence:
         named = old if old is not None else new
         en, zh = (f"type {code(named)} and its counterpart", f"类型 {code(named)} 与其对应类型") if named is not None \
             else ("the types here", "此处的类型")
+    if args.get("nesting") == "true":  # a question asked inside as many others as the walk allows
+        return Sentence(f"{en} differ and were not compared further: the comparison reached its limit of {limit} "
+                        "comparisons nested one inside another",
+                        f"{zh}不同，但未再进一步比较：比较已达到 {limit} 层嵌套比较的上限")
     return Sentence(f"{en} differ and were not compared further: the comparison reached its limit of {limit} "
                     "pairs of types", f"{zh}不同，但未再进一步比较：比较已达到 {limit} 对类型的上限")
 

@@ -217,6 +217,9 @@ SENTENCE_TABLE = [
     ("comparison-limit-reached", {"old_type": "T66", "new_type": "T643", "limit": "9008"},
      "types `T66` and `T643` differ and were not compared further: the comparison reached its limit of 9008 pairs "
      "of types", "类型 `T66` 与 `T643` 不同，但未再进一步比较：比较已达到 9008 对类型的上限"),
+    ("comparison-limit-reached", {"old_type": "T0", "new_type": "T0", "limit": "100", "nesting": "true"},
+     "types `T0` and `T0` differ and were not compared further: the comparison reached its limit of 100 comparisons "
+     "nested one inside another", "类型 `T0` 与 `T0` 不同，但未再进一步比较：比较已达到 100 层嵌套比较的上限"),
 ]
 
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from govern.classify import changes
 from govern.classify.changes import Side, Walker
-from govern.classify.classify import classify_root
+from govern.classify.classify import classify_root, with_deep_stack
 from govern.classify.explain import explain
 from govern.model.nodes import Ref
 from govern.sources.jsonschema import load_jsonschema
@@ -71,12 +71,13 @@ def _sides(tmp_path: Path, old: dict, new: dict) -> list[Side]:
 def _walk(sides: list[Side]) -> tuple[Walker, list]:
     walker = Walker(*sides)
     start = [Ref(next(iter(side.graph.roots.values())).type_key) for side in sides]
-    return walker, list(walker.differences(*start))
+    # (on the deep stack the command gives it: questions asked inside questions nest as deep as the limit)
+    return walker, with_deep_stack(lambda: list(walker.differences(*start)))
 
 
 def _decision(sides: list[Side]) -> tuple[str, tuple]:
     old, new = ((side, next(iter(side.graph.roots.values())).type_key, "record") for side in sides)
-    result = classify_root("Start", old, new)
+    result = with_deep_stack(lambda: classify_root("Start", old, new))
     return result.decision, result.changes
 
 
@@ -100,8 +101,9 @@ def test_a_retargeted_reference_in_a_recursive_component_ends_at_the_limit(tmp_p
     types = sum(len(side.graph.types) for side in sides)
     assert walker.pair_limit == changes.PAIRS_PER_TYPE * types + changes.PAIRS_BEYOND
     # The walk entered as many pairs as it may, and no more: linear in the two graphs, not their product.
-    # (Pairs compared in place, with a union's alternative, count as well.)
-    assert len(walker._visited) + walker._in_place == walker.pair_limit
+    # (Pairs compared in place, with a union's alternative, and the walks run to tell which ways a replaced
+    # property breaks, count as well.)
+    assert walker._shared.entered == walker.pair_limit
     limited = [difference for difference in found if difference.kind == LIMIT_KIND]
     assert len(limited) == 1  # told once, at the first pair left uncompared
     [difference] = limited
@@ -128,7 +130,7 @@ def test_below_the_limit_the_walk_is_the_unbounded_walk(tmp_path: Path, unbounde
     old = _component(12, seed=1)
     new = _retargeted(old, seed=2)
     walker, bounded = _walk(_sides(tmp_path, old, new))
-    assert len(walker._visited) < walker.pair_limit
+    assert walker._shared.entered < walker.pair_limit
     assert all(difference.kind != LIMIT_KIND for difference in bounded)
     unbounded(0, 10**9)
     assert _seen(_walk(_sides(tmp_path, old, new))[1]) == _seen(bounded)
@@ -166,17 +168,19 @@ def test_the_limit_never_turns_a_version_bump_into_same_version(tmp_path_factory
         walker, bounded = _walk(_sides(tmp_path, old, new))
     finally:
         changes.PAIRS_PER_TYPE, changes.PAIRS_BEYOND = saved
-    assert len(walker._visited) + walker._in_place <= limit
+    assert walker._shared.entered <= limit
     limited = [difference for difference in bounded if difference.kind == LIMIT_KIND]
-    if len(full_walker._visited) + full_walker._in_place <= limit:
+    if full_walker._shared.entered <= limit:
         # The limit was not reached: the very same walk.
         assert not limited and _seen(bounded) == _seen(full) and bounded_decision == full_decision
         return
     # Reached: told once, a version-bump whatever the full comparison decides, and every other difference
-    # is one the full comparison finds too, in the same order.
+    # is one the full comparison finds too, in the same order. Its directions may be more (a replacement whose
+    # directions were not told for the limit breaks both ways), never fewer.
     assert len(limited) == 1 and bounded_decision == "version-bump"
     rest = iter(_seen(full))
-    assert all(any(seen == other for other in rest) for seen in _seen(bounded) if seen[2] != LIMIT_KIND)
+    assert all(any(seen[:4] == other[:4] and set(seen[4]) >= set(other[4]) for other in rest)
+               for seen in _seen(bounded) if seen[2] != LIMIT_KIND)
 
 
 def test_a_comparison_in_place_that_meets_itself_ends(tmp_path: Path):
@@ -202,3 +206,77 @@ def test_a_comparison_in_place_that_meets_itself_ends(tmp_path: Path):
     assert max(difference.path.count("/properties/") for difference in found) <= 4
     decision, _ = _decision(_sides(tmp_path, document("T1", False), document("T2", True)))
     assert decision == "version-bump"
+
+
+def _ring_with_own_content_model(count: int, step: int, extra: bool) -> dict:
+    """A ring through `next` whose every type admits undeclared names holding the type itself; with `extra`,
+    each type gains a property `extra` referring to the member `step` further on. Old data may hold `extra`
+    under the content model (T_i), which the new property replaces by T_(i+step): telling which ways that
+    breaks compares T_i with T_(i+step), which has gained `extra` too, and so on, a question per pair."""
+    defs = {}
+    for index in range(count):
+        properties: dict = {"next": {"$ref": f"#/$defs/T{(index + 1) % count}"}, "v": {"type": "string"}}
+        if extra:
+            properties["extra"] = {"$ref": f"#/$defs/T{(index + step) % count}"}
+        defs[f"T{index}"] = {"type": "object", "properties": properties,
+                             "additionalProperties": {"$ref": f"#/$defs/T{index}"}}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}
+
+
+@pytest.mark.parametrize("count", [4, 6, 12])
+def test_questions_asked_inside_questions_end_and_keep_every_finding(tmp_path: Path, count: int):
+    # Each question was a fresh walk with a limit of its own, nested one inside the other: 4 types did not end
+    # in a minute. Asked once each and counted together, a small ring is compared in full.
+    sides = _sides(tmp_path, _ring_with_own_content_model(count, 3, False),
+                   _ring_with_own_content_model(count, 3, True))
+    walker, found = _walk(sides)
+    assert walker._shared.entered < walker.pair_limit and not walker._shared.limit_met
+    added = [difference for difference in found if difference.kind == "optional-property-added"]
+    # every type's `extra` (the root T0's own, then each other member's), each breaking both ways
+    assert len(added) == count and len(found) == count
+    assert all(difference.breaks == (changes.OLD_DATA, changes.NEW_DATA) for difference in added)
+
+
+def test_questions_asked_inside_questions_share_the_walk_s_limit(tmp_path: Path):
+    # 300 types ask 90,000 different questions (one per pair of members): the family of walks stops at the
+    # limit, the answers not proven are both ways, and the root tells that the limit was met.
+    old, new = (_ring_with_own_content_model(300, 7, extra) for extra in (False, True))
+    walker, found = _walk(_sides(tmp_path, old, new))
+    assert walker._shared.entered <= walker.pair_limit and walker._shared.limit_met
+    limited = [difference for difference in found if difference.kind == LIMIT_KIND]
+    assert len(limited) == 1 and limited[0].breaks == (changes.OLD_DATA, changes.NEW_DATA)
+    decision, decided = _decision(_sides(tmp_path, old, new))
+    assert decision == "version-bump" and any(change.kind == LIMIT_KIND for change in decided)
+
+
+def test_a_question_answered_inside_the_walk_tells_the_limit_at_the_root(tmp_path: Path, unbounded):
+    # Only the questions reach the limit here (the root's own walk enters a pair or two): the limit is told
+    # once, at the root, where no pair of the walk was left out.
+    unbounded(0, 5)
+    old, new = (_ring_with_own_content_model(12, 5, extra) for extra in (False, True))
+    walker, found = _walk(_sides(tmp_path, old, new))
+    limited = [difference for difference in found if difference.kind == LIMIT_KIND]
+    assert walker._shared.limit_met and len(limited) == 1
+    assert limited[0].breaks == (changes.OLD_DATA, changes.NEW_DATA)
+
+
+def test_questions_nest_no_deeper_than_their_limit(tmp_path: Path, unbounded, monkeypatch):
+    # Without a limit of pairs, 300 types nest a question per member inside the last (T0 against T7, T14, ...):
+    # resuming generators nested that deep costs time in proportion to the depth. Past the nesting limit the
+    # answer is both ways, and the root tells which limit was met.
+    unbounded(0, 10**9)
+    asked = []
+    original = Walker._breaks_between
+
+    def deepest(self, old, new):
+        asked.append(len(self._shared.asking))
+        return original(self, old, new)
+
+    monkeypatch.setattr(Walker, "_breaks_between", deepest)
+    old, new = (_ring_with_own_content_model(300, 7, extra) for extra in (False, True))
+    walker, found = _walk(_sides(tmp_path, old, new))
+    assert max(asked) == changes.QUESTIONS_NESTED and walker._shared.limit_met == "nesting"
+    [limited] = [difference for difference in found if difference.kind == LIMIT_KIND]
+    assert (limited.path, limited.arg("nesting"), limited.arg("limit")) == ("", "true", str(changes.QUESTIONS_NESTED))
+    assert limited.breaks == (changes.OLD_DATA, changes.NEW_DATA)
+    assert "100 comparisons nested one inside another" in explain(limited.kind, limited.args).en
