@@ -74,6 +74,24 @@ class TypeGraph:
                                              referred=self.__dict__.get("references_and_policy", (None,))[0],
                                              earlier=earlier, record=record))
 
+    def take_recorded_digests(self, recorded: Mapping[str, str]) -> None:
+        """Take the digests a record's snapshot wrote for every one of these types instead of hashing them again
+        (comparing a large source with its last record then hashes one side, not two). They are what hashing
+        would give unless the snapshot was edited, which `govern verify` finds: see `check_recorded_digests`."""
+        self.__dict__["digests"] = self.__dict__["recorded_digests"] = MappingProxyType(dict(recorded))
+        self.__dict__.pop("root_digests", None)
+
+    def check_recorded_digests(self) -> list[str]:
+        """The types whose digest, hashed from their structure, is not the one their snapshot recorded (none
+        when nothing was recorded); the hashed digests replace the recorded ones from then on."""
+        recorded = self.__dict__.pop("recorded_digests", None)
+        if recorded is None:
+            return []
+        for name in ("digests", "root_digests"):
+            self.__dict__.pop(name, None)
+        hashed = self.digests
+        return sorted(key for key in recorded.keys() | hashed.keys() if recorded.get(key) != hashed.get(key))
+
     def with_roots(self, root_ids: Iterable[str]) -> "TypeGraph":
         """The same graph with only those of `root_ids` it has as roots; the facts of its types computed so
         far carry over, as the types are the same."""

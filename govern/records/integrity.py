@@ -70,6 +70,10 @@ def check_baseline(history: History, only: str | None = None) -> list[Finding]:
     return findings
 
 
+# How many types a finding about recorded type digests names (the rest are counted).
+_TYPES_SHOWN = 5
+
+
 def check_snapshot(record: Record, findings: list[Finding]) -> list[TypeGraph] | None:
     declaration = record.declaration
     if declaration is None or record.snapshot_bytes is None:
@@ -80,6 +84,10 @@ def check_snapshot(record: Record, findings: list[Finding]) -> list[TypeGraph] |
         findings.append(Finding("snapshot-mismatch", record.relative("schema"),
                                 {"variant": "unnormalizable", "error": error}))
         return None
+    # The digests the snapshot records for its types are what a later comparison takes instead of hashing the
+    # snapshot: hashed here, they must agree.
+    edited = [(graph.source, graph.check_recorded_digests()) for graph in graphs]
+    before = len(findings)
     digests = build_inventory(graphs).roots
     for entry in declaration.entries:
         found = digests.get(entry.root)
@@ -94,6 +102,13 @@ def check_snapshot(record: Record, findings: list[Finding]) -> list[TypeGraph] |
             findings.append(Finding("snapshot-mismatch", record.relative("schema"),
                                     {"variant": "digest", "root": entry.root, "actual": found.digest,
                                      "declared": entry.after}, root=entry.root))
+    if len(findings) == before:  # (an edited schema changes its root's digest too: that finding says it)
+        for source, types in edited:
+            if types:
+                shown = ", ".join(types[:_TYPES_SHOWN]) + (f" (+{len(types) - _TYPES_SHOWN})"
+                                                          if len(types) > _TYPES_SHOWN else "")
+                findings.append(Finding("snapshot-mismatch", record.relative("schema"),
+                                        {"variant": "type-digests", "source": source, "types": shown}))
     versions = record.format_versions()
     for entry in declaration.entries:
         recorded = versions.get(source_of(entry.root))

@@ -38,6 +38,9 @@ FORMAT_VERSION = "x-govern-format-version"
 INVENTORY_FORMAT = "x-govern-inventory-format"
 FORMAT_VERSIONS = "x-govern-format-versions"
 EVENT_ROOTS = "x-govern-event-roots"
+# Each exported type's digest, by name: a later comparison with this snapshot takes them instead of hashing
+# the snapshot again, and `govern verify` hashes it to check them.
+TYPE_DIGESTS = "x-govern-digests"
 UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
 COMPOSITION_KEYWORDS = ("allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "$recursiveRef")
 
@@ -207,6 +210,8 @@ def snapshot_document(record_id: str, graphs: list[TypeGraph], root_ids: set[str
         events = {root_id: key for key, root_id in sorted(graph.event_roots.items()) if key in keys}
         if events:
             resource[EVENT_ROOTS] = dict(sorted(events.items()))
+        digests_of_types = graph.root_digests
+        resource[TYPE_DIGESTS] = {key: digests_of_types[key] for key in keys}
         document["$defs"][graph.source] = resource
         for root in sorted(roots, key=lambda r: r.id):
             document[ROOTS][root.id] = {"source": graph.source, "type": root.type_key, "role": root.role,

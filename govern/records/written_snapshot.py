@@ -35,11 +35,13 @@ from govern.sources.jsonschema import (
 )
 from govern.process import long_lived
 from govern.reader import compact_serializer, kept_text
-from govern.records.snapshot import DIALECT, EVENT_ROOTS, FORMAT_VERSION, INVENTORY_FORMAT, ROOTS
+from govern.records.snapshot import DIALECT, EVENT_ROOTS, FORMAT_VERSION, INVENTORY_FORMAT, ROOTS, TYPE_DIGESTS
 from govern.sources.refs import escape_token, unescape_token
 
 # Keys of a snapshot's resource per source (see snapshot_document); anything else is left to the adapter.
-_RESOURCE_KEYS = frozenset({"$schema", "$id", "$defs", FORMAT_VERSION, INVENTORY_FORMAT, EVENT_ROOTS})
+_RESOURCE_KEYS = frozenset({"$schema", "$id", "$defs", FORMAT_VERSION, INVENTORY_FORMAT, EVENT_ROOTS, TYPE_DIGESTS})
+# A digest as govern writes it.
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 # Type names read here: the adapter reaches every type through a URI fragment, where percent escapes, white
 # space and brackets have URI meanings; names with other characters are left to it.
 _NAME = re.compile(r"[A-Za-z0-9_.:~@+/-]+")
@@ -148,7 +150,16 @@ def _graph(source: str, roots: dict[str, tuple[str, str]], resource: Any, origin
                       locations=dict(sorted(locations.items(), key=lambda item: item[1])),
                       event_roots=event_roots_of(root_objects.values()))
     event_roots = {key: root_id for root_id, key in sorted(events.items(), reverse=True)}
-    return replace(graph, declared_format=domain, event_roots={**event_roots, **graph.event_roots})
+    graph = replace(graph, declared_format=domain, event_roots={**event_roots, **graph.event_roots})
+    recorded = resource.get(TYPE_DIGESTS)
+    if recorded is not None:
+        # One digest per type, each as govern writes it; anything else is a hand edit, left to the adapter,
+        # which hashes the types itself.
+        if recorded.__class__ is not dict or recorded.keys() != table.keys() \
+                or not all(value.__class__ is str and _DIGEST.fullmatch(value) for value in recorded.values()):
+            raise _Decline
+        graph.take_recorded_digests(recorded)
+    return graph
 
 
 class _Reader:

@@ -146,6 +146,12 @@ FINDING_TABLE: dict[str, dict] = {
                 "hint_en": "the snapshot or the declaration was edited; restore it from version control",
                 "hint_zh": "快照或声明遭到修改；请从版本控制中恢复",
             },
+            "type-digests": {
+                "en": "records digests for types of {source} that their schemas do not give: {types}",
+                "zh": "为 {source} 的类型记载的指纹与其模式不符：{types}",
+                "hint_en": "the snapshot was edited; restore it from version control",
+                "hint_zh": "快照遭到修改；请从版本控制中恢复",
+            },
             "digest": {
                 "en": "normalizes {root} to {actual}, not the declared {declared}",
                 "zh": "将 {root} 规范化为 {actual}，而不是声明的 {declared}",

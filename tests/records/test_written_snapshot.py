@@ -18,7 +18,8 @@ import govern.records.snapshot as snapshot_module
 import govern.records.written_snapshot as written_snapshot
 from govern.errors import InputError
 from govern.records.snapshot import (
-    EVENT_ROOTS, FORMAT_VERSION, INVENTORY_FORMAT, load_snapshot, read_snapshot_with_adapter, snapshot_document,
+    EVENT_ROOTS, FORMAT_VERSION, INVENTORY_FORMAT, TYPE_DIGESTS, load_snapshot, read_snapshot_with_adapter,
+    snapshot_document,
 )
 from govern.records.written_snapshot import read_written_snapshot
 from govern.sources.jsonschema import load_jsonschema
@@ -167,7 +168,10 @@ def adapter_result(document: Any, origin: str = "records/x.schema.json"):
         return "refused"
 
 
-def assert_same_graphs(direct, adapter) -> None:
+def assert_same_graphs(direct, adapter, written: bool = False) -> None:
+    """The direct reader's graphs are the adapter's. Their digests are the recorded ones until hashed (as
+    `govern verify` hashes them): hashed, they are the adapter's, and the types whose recorded digest differs
+    are told. A snapshot govern `written` records the digests hashing gives."""
     assert adapter != "refused"
     assert direct == adapter
     for mine, theirs in zip(direct, adapter):
@@ -176,7 +180,12 @@ def assert_same_graphs(direct, adapter) -> None:
         assert list(mine.locations.items()) == list(theirs.locations.items())
         assert (mine.event_roots, mine.notes, mine.declared_format, mine.inventory_format) == \
             (theirs.event_roots, theirs.notes, theirs.declared_format, theirs.inventory_format)
+        recorded = dict(mine.__dict__.get("recorded_digests", {}))
+        assert not written or recorded.keys() == mine.types.keys()
+        differing = mine.check_recorded_digests()
         assert dict(mine.digests) == dict(theirs.digests)
+        assert differing == sorted(key for key, digest in recorded.items() if digest != theirs.digests[key])
+        assert not (written and differing)
 
 
 def _declined_forms(document: dict) -> bool:
@@ -204,7 +213,7 @@ def test_a_written_snapshot_is_read_directly_into_the_adapters_graphs(source):
     document = exported(source)
     direct = read_written_snapshot(copy.deepcopy(document), "records/x.schema.json")
     assert direct is not None, "a snapshot govern wrote is read directly"
-    assert_same_graphs(direct, adapter_result(document))
+    assert_same_graphs(direct, adapter_result(document), written=True)
 
 
 @examples(60)
@@ -487,3 +496,38 @@ def test_a_hand_edit_outside_the_written_layout_is_read_by_the_adapter_and_still
                        ["Thread"]["properties"]["label"].__setitem__("maxLength", 40))
     assert ("snapshot-mismatch", "sidecar:Artifact") in {(f["id"], f.get("root")) for f in recorded.findings()}
 
+
+
+# --- the digests a snapshot records for its types ---------------------------------------------------------
+
+def test_a_snapshot_records_the_digest_of_every_type_it_exports_and_a_comparison_takes_them():
+    document = exported(FIXED_SOURCE)
+    recorded = document["$defs"]["src"][TYPE_DIGESTS]
+    assert recorded.keys() == document["$defs"]["src"]["$defs"].keys()
+    [graph] = read_written_snapshot(copy.deepcopy(document), "records/x.schema.json")
+    assert dict(graph.digests) == recorded  # taken, not hashed
+    [hashed] = adapter_result(document)
+    assert dict(hashed.digests) == recorded  # and what hashing gives
+    assert graph.check_recorded_digests() == [] and dict(graph.digests) == recorded
+
+
+@pytest.mark.parametrize("table", [
+    "not a table", {"A": "sha256:" + "0" * 63}, {"A": "sha256:" + "0" * 64}, {"A": 1},
+], ids=["text", "short", "missing-types", "number"])
+def test_a_digest_table_not_as_govern_writes_it_is_left_to_the_adapter(table):
+    document = exported(FIXED_SOURCE)
+    document["$defs"]["src"][TYPE_DIGESTS] = table
+    assert read_written_snapshot(copy.deepcopy(document), "records/x.schema.json") is None
+    [graph] = adapter_result(document)  # which hashes the types itself
+    assert "recorded_digests" not in graph.__dict__ and graph.check_recorded_digests() == []
+
+
+def test_an_edited_type_digest_is_a_snapshot_mismatch_that_names_the_type(recorded):
+    def forge(document: dict) -> None:
+        document["$defs"]["sidecar"][TYPE_DIGESTS]["Thread"] = "sha256:" + "0" * 64
+
+    recorded.edit_json(f"records/{RECORD}.schema.json", forge)
+    findings = recorded.findings()
+    assert [(f["id"], f["path"]) for f in findings] == [("snapshot-mismatch", f"records/{RECORD}.schema.json")]
+    assert findings[0]["message"] == "records digests for types of sidecar that their schemas do not give: Thread"
+    assert recorded.adapter_reads == []
