@@ -198,9 +198,13 @@ def bench_types(harness: Harness, sizes: list[int]) -> None:
                             [snapshot, source], folder)
 
 
+HOSTILE_CASES = ("diff retargeted", "diff content-model ring")
+
+
 def bench_hostile(harness: Harness, sizes: list[int]) -> None:
     """Shapes whose full comparison is the product of the two graphs: the walk's limits keep them linear."""
     print("diff of hostile shapes (two schema files; the full comparison would be quadratic)", flush=True)
+
     def retargeted(size: int) -> tuple[dict, dict]:
         # one reference of a large recursive component retargeted: pairs of types of different names
         document = generators.named_types(size, recursive=True)
@@ -210,7 +214,7 @@ def bench_hostile(harness: Harness, sizes: list[int]) -> None:
         # every type's added property asks a question about a pair of members, inside the last one's
         return generators.ring_of_content_models(size), generators.ring_of_content_models(size, extra=True)
 
-    shapes = {"diff retargeted": retargeted, "diff content-model ring": ring}
+    shapes = dict(zip(HOSTILE_CASES, (retargeted, ring)))
     for case, make in shapes.items():
         for size in sizes:
             folder = harness.cache / f"hostile-{case.split()[1]}-{size}"
@@ -413,15 +417,19 @@ def judge(harness: Harness, type_sizes: list[int], history_sizes: list[tuple[int
                 worst, where = growth, f"{case}: {smaller.size} -> {larger.size}"
     harness.target("ten times the input costs at most twelve times the time, at every size", "<= 12x",
                    f"worst {worst:.1f}x ({where})", worst <= 12)
-    big = [row for row in harness.rows if row.input_bytes >= 1_000_000]
-    if big:
-        worst_row = max(big, key=lambda row: row.govern.peak / row.input_bytes)
-        factor = worst_row.govern.peak / worst_row.input_bytes
-        harness.target("peak memory at most 10x the input size (inputs of 1 MB and more)", "<= 10x",
-                       f"worst {factor:.1f}x ({worst_row.case}, {worst_row.size})", factor <= 10)
-    else:
-        harness.target("peak memory at most 10x the input size", "<= 10x", "no input of 1 MB or more in this run",
-                       None)
+    # The hostile shapes are judged apart: their input is terse (a ring's type is 200 bytes) or their report is
+    # many times their input (a retargeted component's misaligned pairs differ everywhere).
+    for label, hostile in (("", False), (", hostile shapes", True)):
+        big = [row for row in harness.rows
+               if row.input_bytes >= 1_000_000 and (row.case in HOSTILE_CASES) == hostile]
+        if big:
+            worst_row = max(big, key=lambda row: row.govern.peak / row.input_bytes)
+            factor = worst_row.govern.peak / worst_row.input_bytes
+            harness.target(f"peak memory at most 10x the input size (inputs of 1 MB and more{label})", "<= 10x",
+                           f"worst {factor:.1f}x ({worst_row.case}, {worst_row.size})", factor <= 10)
+        elif not hostile:
+            harness.target("peak memory at most 10x the input size", "<= 10x",
+                           "no input of 1 MB or more in this run", None)
 
 
 def judge_witness(harness: Harness, type_sizes: list[int], full: bool) -> None:
