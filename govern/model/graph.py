@@ -8,11 +8,13 @@ from types import MappingProxyType
 from typing import Iterable, Mapping
 
 from govern.model.fingerprint import DOMAINS, Refinements, scan_types, type_digests
-from govern.model.nodes import NamedType, Root
+from govern.model.nodes import Intersection, NamedType, Object, Root
 
 # Facts of the types alone (not of the roots): a copy with fewer roots shares them. (The roots' digests
 # depend on the roots, but a copy with fewer roots reaches fewer types: those cover it.)
-_TYPE_FACTS = ("references_and_policy", "policy_bearing", "inventory_format", "digests", "root_digests")
+# (`recorded_digests` marks digests taken from a record's snapshot: a copy checks them as the original would.)
+_TYPE_FACTS = ("references_and_policy", "policy_bearing", "inventory_format", "digests", "root_digests",
+               "recorded_digests", "declared_properties")
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,19 @@ class TypeGraph:
         """The keys each type refers to, and whether any type carries a preservation policy: one walk over
         every node gives both."""
         return scan_types(self.types)
+
+    @cached_property
+    def declared_properties(self) -> int:
+        """How many properties the named types' own objects declare (an intersection's object operands
+        included): what the work of comparing the graph is measured against."""
+        count = 0
+        for named in self.types.values():
+            node = named.node
+            if node.__class__ is Object:
+                count += len(node.properties)
+            elif node.__class__ is Intersection:
+                count += sum(len(operand.properties) for operand in node.operands if operand.__class__ is Object)
+        return count
 
     @cached_property
     def policy_bearing(self) -> bool:

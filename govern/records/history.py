@@ -101,6 +101,21 @@ class Record:
             return []
         return list(self._once("graphs", lambda: load_snapshot(self._snapshot_document(), self.relative("schema"))))
 
+    def recorded_digest_tables(self) -> dict[str, Any]:
+        """Source -> the digests of its types as the snapshot records them (any JSON value, as written), for
+        the sources whose resource has them."""
+        from govern.records.snapshot import TYPE_DIGESTS
+
+        try:
+            document = self._snapshot_document() if self.snapshot_bytes else None
+        except InputError:  # an unreadable snapshot has its own finding
+            return {}
+        resources = document.get("$defs") if isinstance(document, dict) else None
+        if not isinstance(resources, dict):
+            return {}
+        return {source: resource[TYPE_DIGESTS] for source, resource in resources.items()
+                if isinstance(resource, dict) and TYPE_DIGESTS in resource}
+
     def _snapshot_document(self) -> Any:
         from govern.fsio import parse_json
 

@@ -74,6 +74,14 @@ def check_baseline(history: History, only: str | None = None) -> list[Finding]:
 _TYPES_SHOWN = 5
 
 
+def _differing_digests(table: object, hashed: dict | object) -> list[str]:
+    """The types whose digest in a snapshot's table (as written: any JSON value) is not the hashed one, or
+    that only one of the two has; every type when the table is not a table of names."""
+    if not isinstance(table, dict):
+        return sorted(hashed)
+    return sorted(str(key) for key in table.keys() | hashed.keys() if table.get(key) != hashed.get(key))
+
+
 def check_snapshot(record: Record, findings: list[Finding]) -> list[TypeGraph] | None:
     declaration = record.declaration
     if declaration is None or record.snapshot_bytes is None:
@@ -85,30 +93,33 @@ def check_snapshot(record: Record, findings: list[Finding]) -> list[TypeGraph] |
                                 {"variant": "unnormalizable", "error": error}))
         return None
     # The digests the snapshot records for its types are what a later comparison takes instead of hashing the
-    # snapshot: hashed here, they must agree.
-    edited = [(graph.source, graph.check_recorded_digests()) for graph in graphs]
-    before = len(findings)
+    # snapshot: from here on the graphs hold the hashed ones, and each table as written must agree with them.
+    for graph in graphs:
+        graph.check_recorded_digests()
     digests = build_inventory(graphs).roots
+    broken: set[str] = set()  # sources with a root whose digest does not hold
     for entry in declaration.entries:
         found = digests.get(entry.root)
         if entry.after is None and found is not None:
-            findings.append(Finding("snapshot-mismatch", record.relative("schema"),
-                                    {"variant": "removed", "root": entry.root}, root=entry.root))
+            variant: dict = {"variant": "removed", "root": entry.root}
         elif entry.after is not None and found is None:
-            findings.append(Finding("snapshot-mismatch", record.relative("schema"),
-                                    {"variant": "absent", "root": entry.root, "declared": entry.after},
-                                    root=entry.root))
+            variant = {"variant": "absent", "root": entry.root, "declared": entry.after}
         elif entry.after is not None and found.digest != entry.after:
-            findings.append(Finding("snapshot-mismatch", record.relative("schema"),
-                                    {"variant": "digest", "root": entry.root, "actual": found.digest,
-                                     "declared": entry.after}, root=entry.root))
-    if len(findings) == before:  # (an edited schema changes its root's digest too: that finding says it)
-        for source, types in edited:
+            variant = {"variant": "digest", "root": entry.root, "actual": found.digest, "declared": entry.after}
+        else:
+            continue
+        findings.append(Finding("snapshot-mismatch", record.relative("schema"), variant, root=entry.root))
+        broken.add(source_of(entry.root))
+    tables = record.recorded_digest_tables()
+    for graph in graphs:
+        # (A schema edited in a source changes its root's digest too: that finding says it.)
+        if graph.source in tables and graph.source not in broken:
+            types = _differing_digests(tables[graph.source], graph.digests)
             if types:
                 shown = ", ".join(types[:_TYPES_SHOWN]) + (f" (+{len(types) - _TYPES_SHOWN})"
                                                           if len(types) > _TYPES_SHOWN else "")
                 findings.append(Finding("snapshot-mismatch", record.relative("schema"),
-                                        {"variant": "type-digests", "source": source, "types": shown}))
+                                        {"variant": "type-digests", "source": graph.source, "types": shown}))
     versions = record.format_versions()
     for entry in declaration.entries:
         recorded = versions.get(source_of(entry.root))

@@ -280,3 +280,100 @@ def test_questions_nest_no_deeper_than_their_limit(tmp_path: Path, unbounded, mo
     assert (limited.path, limited.arg("nesting"), limited.arg("limit")) == ("", "true", str(changes.QUESTIONS_NESTED))
     assert limited.breaks == (changes.OLD_DATA, changes.NEW_DATA)
     assert "100 comparisons nested one inside another" in explain(limited.kind, limited.args).en
+
+
+# --- comparisons in place: a reference against an inline node ----------------------------------------------
+
+def _in_place_loop(a_type: str, inline: bool) -> dict:
+    """X holds an inline object whose `p` refers to X again; R refers to X (or holds X's inline object)."""
+    inner = {"type": "object", "properties": {"p": {"$ref": "#/$defs/X"}}}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+        "R": {"type": "object", "properties": {"r": inner if inline else {"$ref": "#/$defs/X"}}},
+        "X": {"type": "object", "properties": {"p": inner, "a": {"type": a_type}}}}}
+
+
+def _root_sides(tmp_path: Path, old: dict, new: dict, root: str) -> list[Side]:
+    sides = []
+    for name, document in (("old", old), ("new", new)):
+        path = tmp_path / f"{name}.schema.json"
+        path.write_text(json.dumps(document), encoding="utf-8")
+        sides.append(Side.of(load_jsonschema("s", path, {"Start": (root, "record")}, tmp_path)))
+    return sides
+
+
+def test_a_reference_against_its_own_inline_copy_nests_no_deeper_than_the_limit(tmp_path: Path):
+    # R.r: the old reference to X against the new inline {p: X}. Compared in place, X's `p` (inline) meets
+    # the new reference to X, and so on: one more comparison in place at every level, no pair of named types
+    # entered. It recursed until memory ran out; now it stops at the nesting limit and says so.
+    sides = _root_sides(tmp_path, _in_place_loop("string", False), _in_place_loop("integer", True), "#/$defs/R")
+    walker, found = _walk(sides)
+    limited = [difference for difference in found if difference.kind == LIMIT_KIND]
+    assert len(limited) == 1 and limited[0].arg("nesting") == "true"
+    assert limited[0].breaks == (changes.OLD_DATA, changes.NEW_DATA)
+    deepest = max(difference.path.count("/properties/") for difference in found)
+    assert changes.IN_PLACE_NESTED <= deepest <= changes.IN_PLACE_NESTED + 2
+    assert walker._shared.entered <= walker.pair_limit
+    decision, _ = _decision(_root_sides(tmp_path, _in_place_loop("string", False), _in_place_loop("integer", True),
+                                        "#/$defs/R"))
+    assert decision == "version-bump"
+
+
+def test_comparisons_in_place_that_branch_count_against_the_walk_s_limit(tmp_path: Path):
+    # Here several comparisons in place nest at every level (content models and properties alike): bounded in
+    # depth alone, they were exponential in it (the command ran out of memory on a 2.4 KB pair).
+    folder = Path(__file__).parent / "fixtures" / "in-place"
+    old, new = (json.loads((folder / f"branching-{side}.json").read_text(encoding="utf-8")) for side in ("old", "new"))
+    walker, found = _walk(_root_sides(tmp_path, old, new, "#/$defs/T0"))
+    assert walker._shared.entered <= walker.pair_limit and walker._shared.limit_met is not None
+    assert sum(difference.kind == LIMIT_KIND for difference in found) == 1
+
+
+# --- the properties compared in all --------------------------------------------------------------------------
+
+def _beside_a_large_content_model(questions: int, width: int) -> tuple[dict, dict]:
+    """T's content model is B (`width` properties); the new side adds `questions` properties, each an inline
+    object whose own content model is C (B with maxProperties): each asks which ways it breaks, and each
+    question compares B's every property again."""
+    def large(extra: bool) -> dict:
+        schema: dict = {"type": "object", "properties": {f"p{index}": {} for index in range(width)}}
+        if extra:
+            schema["maxProperties"] = 5
+        return schema
+
+    def document(new: bool) -> dict:
+        defs = {"B": large(False)}
+        properties: dict = {"v": {}}
+        if new:
+            defs["C"] = large(True)
+            properties.update({f"x{index}": {"type": "object", "properties": {"t": {"const": index}},
+                                             "additionalProperties": {"$ref": "#/$defs/C"}}
+                               for index in range(questions)})
+        defs["T"] = {"type": "object", "properties": properties, "additionalProperties": {"$ref": "#/$defs/B"}}
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}
+
+    return document(False), document(True)
+
+
+def test_questions_that_walk_a_large_type_again_share_a_limit_of_properties_compared(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(changes, "PROPERTIES_BEYOND", 2_000)
+    old, new = _beside_a_large_content_model(questions=60, width=200)
+    sides = _root_sides(tmp_path, old, new, "#/$defs/T")
+    assert [side.graph.declared_properties for side in sides] == [201, 200 + 200 + 61]
+    walker, found = _walk(sides)
+    assert walker.property_limit == changes.PROPERTIES_PER_PROPERTY * (201 + 461) + 2_000
+    # every question compares B's 200 properties (and the question's own one) again: 60 of them are 12,000,
+    # and the walk stops within a question's worth past the limit
+    assert walker._shared.limit_met == "work" and walker._shared.compared <= walker.property_limit + 2 * 201
+    [limited] = [difference for difference in found if difference.kind == LIMIT_KIND]
+    assert (limited.arg("measure"), limited.arg("limit")) == ("properties", str(walker.property_limit))
+    assert limited.breaks == (changes.OLD_DATA, changes.NEW_DATA)
+    assert f"limit of {walker.property_limit} properties compared" in explain(limited.kind, limited.args).en
+    decision, _ = _decision(_root_sides(tmp_path, old, new, "#/$defs/T"))
+    assert decision == "version-bump"
+
+
+def test_below_the_limit_of_properties_the_questions_are_all_answered(tmp_path: Path):
+    old, new = _beside_a_large_content_model(questions=60, width=200)
+    walker, found = _walk(_root_sides(tmp_path, old, new, "#/$defs/T"))
+    assert walker._shared.limit_met is None and not any(difference.kind == LIMIT_KIND for difference in found)
+    assert sum(difference.kind == "optional-property-added" for difference in found) == 60

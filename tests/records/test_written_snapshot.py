@@ -531,3 +531,27 @@ def test_an_edited_type_digest_is_a_snapshot_mismatch_that_names_the_type(record
     assert [(f["id"], f["path"]) for f in findings] == [("snapshot-mismatch", f"records/{RECORD}.schema.json")]
     assert findings[0]["message"] == "records digests for types of sidecar that their schemas do not give: Thread"
     assert recorded.adapter_reads == []
+
+
+@pytest.mark.parametrize("forge, named", [
+    (lambda table: table.__setitem__("Thread", table["Thread"].upper().replace("SHA256:", "sha256:")), "Thread"),
+    (lambda table: table.__setitem__("Bogus", "sha256:" + "1" * 64), "Bogus"),
+    (lambda table: table.pop("Thread"), "Thread"),
+], ids=["upper-case", "extra-type", "missing-type"])
+def test_a_digest_table_not_as_govern_writes_it_is_still_checked(recorded, forge, named):
+    # The direct reader leaves such a table to the adapter, which hashes the types and takes nothing from it;
+    # verify still holds the table as written to the hashed digests.
+    recorded.edit_json(f"records/{RECORD}.schema.json", lambda document: forge(
+        document["$defs"]["sidecar"][TYPE_DIGESTS]))
+    findings = recorded.findings()
+    assert [(f["id"], f["path"]) for f in findings] == [("snapshot-mismatch", f"records/{RECORD}.schema.json")]
+    assert findings[0]["message"] == f"records digests for types of sidecar that their schemas do not give: {named}"
+
+
+def test_a_copy_for_some_roots_checks_the_recorded_digests_as_its_original_would():
+    document = exported(FIXED_SOURCE)
+    document["$defs"]["src"][TYPE_DIGESTS]["A"] = "sha256:" + "0" * 64
+    [graph] = read_written_snapshot(copy.deepcopy(document), "records/x.schema.json")
+    copied = graph.with_roots(graph.roots)
+    assert copied.digests["A"] == "sha256:" + "0" * 64  # taken, as in the original
+    assert copied.check_recorded_digests() == ["A"] and copied.digests["A"] != "sha256:" + "0" * 64
