@@ -591,15 +591,16 @@ QUESTIONS_NESTED = 100
 # How many comparisons in place of a reference with an inline node may run one inside the other within the
 # frame of one pair of named types (see `Walker._looked_through`).
 IN_PLACE_NESTED = QUESTIONS_NESTED  # (the same limit: one sentence tells either)
-# How many properties the walk and the walks it runs compare in all, per property the two graphs' named types
-# declare, and beyond that. A pair of named types is entered once, but a question (`_breaks_between`) and a
-# comparison in place walk a type again wherever they meet it: asked for every property added beside a large
-# content model, each question compares that model's every property again (3,000 such properties beside a
-# type of 2,000 took 28 s). Past this the walk stops as at its pair limit. A walk compares each property about
-# once (10,000 recursive types: 193,000 of the 183,000 declared on the two sides, 320,000 with a reference
-# retargeted); no real schema pair compares more than 2,800 per root.
-PROPERTIES_PER_PROPERTY = 4
-PROPERTIES_BEYOND = 200_000
+# How much the walk and the walks it runs compare in all (nodes, properties, tuple positions, alternatives and
+# operands, each one), beyond a floor, per node of the two graphs. A pair of named types is entered once, but a
+# question (`_breaks_between`) and a comparison in place walk what they meet again wherever they meet it: asked
+# for every property added beside a large content model, each question compared that model's every property
+# again (3,000 such properties beside a type of 2,000 took 28 s), and a type inlined against its reference
+# compares its inline copy once per place. Past this the walk stops as at its pair limit. The graphs' nodes are
+# counted only once the floor is passed: a walk compares each node about once, and no real schema pair compares
+# more than a few thousand per root.
+COMPARED_PER_NODE = 4
+COMPARED_BEYOND = 500_000
 _PAIRS, _NESTING, _WORK = "pairs", "nesting", "work"
 
 
@@ -616,7 +617,7 @@ class _Shared:
         # Pairs of named types entered or compared in place, and questions of `_breaks_between` walked, by
         # every walk of the family.
         self.entered = 0
-        self.compared = 0  # properties compared by every walk of the family (see PROPERTIES_PER_PROPERTY)
+        self.compared = 0  # what every walk of the family compared (see COMPARED_PER_NODE)
         # The answers given, by the nodes' identities, with the nodes (so their ids stay theirs): an answer
         # depends on the pair alone, and the same pair is asked at every place a type recurs.
         self.breaks: dict[tuple[int, int], tuple[Node, Node, tuple[str, ...]]] = {}
@@ -632,16 +633,18 @@ class Walker:
                  limits: tuple[int, int] | None = None):
         self.old = old
         self.new = new
-        # (the walks this one runs share its limits: `limits` is (pair limit, property limit))
-        self.pair_limit, self.property_limit = limits if limits is not None else (
-            PAIRS_PER_TYPE * (len(old.graph.types) + len(new.graph.types)) + PAIRS_BEYOND,
-            PROPERTIES_PER_PROPERTY * (old.graph.declared_properties + new.graph.declared_properties)
-            + PROPERTIES_BEYOND)
+        # (the walks this one runs share its limits: `limits` is (pair limit, limit of what is compared); the
+        # latter counts the graphs' nodes only once the floor is passed, see `_exhausted`)
+        self.pair_limit, self.compared_limit = limits if limits is not None else (
+            PAIRS_PER_TYPE * (len(old.graph.types) + len(new.graph.types)) + PAIRS_BEYOND, COMPARED_BEYOND)
         # The walks this one runs to tell a replacement's directions count against the same limit; the walk that
         # started them tells when one of them met it.
         self._shared = _Shared() if shared is None else shared
         self._first = shared is None
         self._limited = False  # whether a pair was left uncompared at the limit (reported once, the first)
+        # Whether the walk has yielded a limit as it is, not wrapped as the inner change of another (under `not`,
+        # say): the root reports one so wherever a limit was met.
+        self._told_plainly = False
         # Pairs of a named type and a type a union names compared in place (`_single_in_union`): each looks
         # through a reference without a frame of its own, so these count against the limit as well (around a
         # cycle of such unions they would otherwise nest without end).
@@ -693,7 +696,19 @@ class Walker:
                 if item.__class__ is not Enter:
                     if context is not None:
                         item = context.apply(item)
+                    if item.kind == "comparison-limit-reached":
+                        self._told_plainly = True
+                    # What the report holds counts as well, by the length of its path: comparisons in place
+                    # nested a hundred deep report each difference at a path of thousands of characters.
+                    shared.compared += 1 + (len(item.path) >> 5)
                     yield item if place is None else replace(item, place=place)
+                    if shared.compared >= self.compared_limit and self._past_compared_limit():
+                        # The rest of the walk is not told: the limit, both ways (unless told already), and the
+                        # walk ends.
+                        if not self._told_plainly:
+                            self._limited = self._told_plainly = True
+                            yield self._limit_reached("", old, new, _WORK)
+                        return
                     continue
                 # Only here are the wrappers it passed on its way up known, and with them its route's effect.
                 transforms = item.transforms
@@ -713,6 +728,7 @@ class Walker:
                         within = _Context.within(transforms, context)
                         if within is not None:
                             item = within.apply(item)
+                        self._told_plainly = self._told_plainly or item.kind == "comparison-limit-reached"
                         yield item if place is None else replace(item, place=place)
                     continue
                 visited.add(seen)
@@ -731,17 +747,27 @@ class Walker:
                 frames.pop()
                 self._names_guarded = guarded  # as the frame that met the pair left it
                 self._in_place_depth = depth
-        if self._first and self._shared.limit_met is not None and not self._limited:
-            # A walk this one ran to tell a replacement's directions met a limit: the answer it gave (both
-            # ways) is not proven, and the root says so.
-            self._limited = True
+        if self._first and self._shared.limit_met is not None and not self._told_plainly:
+            # A walk this one ran to tell a replacement's directions met a limit (the answer it gave, both ways,
+            # is not proven), or the limit this walk met was told only as the inner change of another: the
+            # root says so.
+            self._limited = self._told_plainly = True
             yield self._limit_reached("", old, new, self._shared.limit_met)
+
+    def _past_compared_limit(self) -> bool:
+        """Whether the walks have compared as much as they may (counting the graphs' nodes once the floor is
+        passed), noted as the limit met."""
+        return self._exhausted() == _WORK or self._shared.compared >= self.compared_limit
 
     def _exhausted(self) -> str | None:
         """Which of the limits the walk shares with the walks it runs is used up (`_PAIRS` or `_WORK`), noted
         as the limit met; None while neither is."""
         shared = self._shared
-        exhausted = _PAIRS if shared.entered >= self.pair_limit else _WORK if shared.compared >= self.property_limit \
+        if shared.compared >= self.compared_limit and self.compared_limit == COMPARED_BEYOND:
+            # Past the floor: the graphs' size is counted now, once, and shared with the walks this one runs.
+            self.compared_limit = COMPARED_PER_NODE * (self.old.graph.node_count + self.new.graph.node_count) \
+                + COMPARED_BEYOND
+        exhausted = _PAIRS if shared.entered >= self.pair_limit else _WORK if shared.compared >= self.compared_limit \
             else None
         if exhausted is not None and shared.limit_met is None:
             shared.limit_met = exhausted
@@ -754,10 +780,10 @@ class Walker:
         ways. Told once per walk (at the first such pair): any one of them makes the root a version-bump."""
         names = {side: getattr(self, side).named_key(node.target)
                  for side, node in (("old", old), ("new", new)) if node.__class__ is Ref}
-        value = QUESTIONS_NESTED if limit == _NESTING else self.property_limit if limit == _WORK else self.pair_limit
+        value = QUESTIONS_NESTED if limit == _NESTING else self.compared_limit if limit == _WORK else self.pair_limit
         return Difference(path, "comparison-limit-reached", old, new,
                           _args(limit=str(value), nesting=True if limit == _NESTING else None,
-                                measure="properties" if limit == _WORK else None,
+                                measure="comparisons" if limit == _WORK else None,
                                 new_type=names.get("new"), old_type=names.get("old")),
                           (OLD_DATA, NEW_DATA))
 
@@ -850,11 +876,11 @@ class Walker:
     def _looked_through(self, walk: Iterator[Difference | Enter], old: Node, new: Node,
                         path: str) -> Iterator[Difference | Enter]:
         """`walk`, the comparison in place of a reference on one side with an inline node on the other, as
-        the `IN_PLACE_NESTED`-th such comparison inside one another in one frame at most, each counted as a pair
-        entered. No pair of named types is met on the way, so nothing marks one as compared: a type whose
-        inline copy holds a reference to the type itself, against the reference, nests another such comparison
-        at every level, without end (and ran out of memory). Past a limit the pair is not compared: both
-        ways, told once."""
+        the `IN_PLACE_NESTED`-th such comparison inside one another in one frame at most. No pair of named types
+        is met on the way, so nothing marks one as compared: a type whose inline copy holds a reference to the
+        type itself, against the reference, nests another such comparison at every level, without end (and ran
+        out of memory). What each compares counts towards the walk's limit of what it compares (where several
+        nest at every level they branch). Past a limit the pair is not compared: both ways, told once."""
         shared = self._shared
         exhausted = _NESTING if self._in_place_depth >= IN_PLACE_NESTED else self._exhausted()
         if exhausted is not None:
@@ -863,7 +889,6 @@ class Walker:
                 self._limited = True
                 yield self._limit_reached(path, old, new, exhausted)
             return
-        shared.entered += 1  # (and each counts as a pair entered: several may nest at every level)
         self._in_place_depth += 1
         try:
             yield from walk
@@ -962,6 +987,7 @@ class Walker:
         return None
 
     def _compare_resolved(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
+        self._shared.compared += 1
         if old.__class__ is new.__class__:
             return getattr(self, _COMPARE_BY_KIND[old.__class__])(old, new, path)
         if isinstance(old, Union) and not isinstance(new, Union):
@@ -1162,7 +1188,7 @@ class Walker:
         shared.asking.add((old, new))
         found: tuple[str, ...] = ()
         try:
-            for difference in Walker(self.old, self.new, shared, (self.pair_limit, self.property_limit)) \
+            for difference in Walker(self.old, self.new, shared, (self.pair_limit, self.compared_limit)) \
                     .differences(old, new):
                 found = _merge(found, difference.breaks)
                 if len(found) == 2:
@@ -1208,6 +1234,7 @@ class Walker:
     def _compare_tuple(self, old: Tuple, new: Tuple, path: str) -> Iterator[Difference]:
         """Position by position: where one side has no position of its own, its tail (open, closed or a
         schema) applies there, so an added position narrows an open tail and widens a closed one."""
+        self._shared.compared += max(len(old.items), len(new.items))
         for position in range(max(len(old.items), len(new.items))):
             where = f"{path}/prefixItems/{position}"
             if position >= len(old.items):
@@ -1227,6 +1254,7 @@ class Walker:
         own keywords, `allOf`) and by kind, one to one, so a change inside one is told precisely, and each
         is located where the source wrote it. `effect`: as `_compare_object` takes it, for a frame's own
         types (what an object operand's walk yields passes here unchanged)."""
+        self._shared.compared += len(old.operands) + len(new.operands)
         old_left: dict[str, int] = {}
         new_left: dict[str, int] = {}
         for left, operands, side in ((old_left, old.operands, self.old), (new_left, new.operands, self.new)):
@@ -1278,6 +1306,7 @@ class Walker:
                              _args(keyword=_operand_keyword(new, j)), (OLD_DATA,))
 
     def _compare_union(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
+        self._shared.compared += len(old.alternatives) + len(new.alternatives)
         if old.policy == new.policy and old.exclusive == new.exclusive and old.discriminator == new.discriminator:
             return self._alternatives(old, new, path)  # (most pairs: no generator of its own)
         return self._union_changes(old, new, path)
@@ -1486,7 +1515,7 @@ class Walker:
                     inner = list(self.compare(*pair, path))
                 elif running in self._comparing_in_place:
                     pass  # what it holds is being told further up (as a pair of named types is compared once)
-                elif self._exhausted() is None:
+                elif (exhausted := self._exhausted()) is None:
                     self._in_place += 1
                     self._shared.entered += 1
                     self._comparing_in_place.add(running)
@@ -1496,7 +1525,7 @@ class Walker:
                         self._comparing_in_place.discard(running)
                 elif not self._limited:  # (see `differences`)
                     self._limited = True
-                    inner = [self._limit_reached(path, *pair, self._shared.limit_met or _PAIRS)]
+                    inner = [self._limit_reached(path, *pair, exhausted)]
             else:
                 matches = []
         if not matches or union.policy is not None:

@@ -238,9 +238,9 @@ def _comparison_limit_reached(args: Arguments) -> Sentence:
         named = old if old is not None else new
         en, zh = (f"type {code(named)} and its counterpart", f"类型 {code(named)} 与其对应类型") if named is not None \
             else ("the types here", "此处的类型")
-    if args.get("measure") == "properties":  # as many properties compared as the walk allows
+    if args.get("measure") == "comparisons":  # as much compared in all as the walk allows
         return Sentence(f"{en} differ and were not compared further: the comparison reached its limit of {limit} "
-                        "properties compared", f"{zh}不同，但未再进一步比较：比较已达到 {limit} 次属性比较的上限")
+                        "parts of schemas compared", f"{zh}不同，但未再进一步比较：比较已达到 {limit} 个模式部分的比较上限")
     if args.get("nesting") == "true":  # a question asked inside as many others as the walk allows
         return Sentence(f"{en} differ and were not compared further: the comparison reached its limit of {limit} "
                         "comparisons nested one inside another",

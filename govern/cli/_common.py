@@ -35,6 +35,12 @@ def reports_errors(command: F) -> F:
             for problem in error.problems:
                 click.echo(f"error: {one_line(problem.render())}", err=True)
             sys.exit(error.exit_code)
+        except MemoryError:
+            # Every walk is bounded, but a machine may still have less memory than an input needs: say so, and
+            # what to do, rather than end in a traceback. Nothing was written (writes happen at the end, whole).
+            click.echo("error: govern ran out of memory on this input; run it where more memory is available, "
+                       "or split the schema into smaller sources", err=True)
+            sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
 

@@ -283,6 +283,39 @@ def _scan(node: Node) -> tuple[set[str], bool]:
     return found, policy
 
 
+def count_nodes(node: Node) -> int:
+    """How many nodes `node` holds, itself included, without following references (a node reached along two
+    routes inside it counted at each)."""
+    count = 0
+    stack = [node]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        current = pop()
+        count += 1
+        kind = current.__class__
+        if kind in _LEAVES or kind is Ref:
+            continue
+        if kind is Object:
+            for prop in current.properties:
+                push(prop.node)
+            for _, child in current.pattern_properties:
+                push(child)
+            push(current.additional)
+        elif kind is Map:
+            push(current.values)
+        elif kind is Array:
+            push(current.items)
+        elif kind is Union:
+            for alternative in current.alternatives:
+                push(alternative.node)
+        elif kind is Tuple:
+            extend(current.items)
+            push(current.rest)
+        elif kind is Intersection or kind is Applicator:
+            extend(current.operands)
+    return count
+
+
 def _reachable(types: Mapping[str, NamedType], starts: Iterable[str],
                known: Mapping[str, set[str]] | None = None) -> tuple[dict[str, NamedType], dict[str, set[str]]]:
     """The types `starts` reach, and the keys each of them refers to (from `known` where it has them)."""

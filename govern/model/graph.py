@@ -7,14 +7,14 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from govern.model.fingerprint import DOMAINS, Refinements, scan_types, type_digests
-from govern.model.nodes import Intersection, NamedType, Object, Root
+from govern.model.fingerprint import DOMAINS, Refinements, count_nodes, scan_types, type_digests
+from govern.model.nodes import NamedType, Root
 
 # Facts of the types alone (not of the roots): a copy with fewer roots shares them. (The roots' digests
 # depend on the roots, but a copy with fewer roots reaches fewer types: those cover it.)
 # (`recorded_digests` marks digests taken from a record's snapshot: a copy checks them as the original would.)
 _TYPE_FACTS = ("references_and_policy", "policy_bearing", "inventory_format", "digests", "root_digests",
-               "recorded_digests", "declared_properties")
+               "recorded_digests", "node_count")
 
 
 @dataclass(frozen=True)
@@ -45,17 +45,10 @@ class TypeGraph:
         return scan_types(self.types)
 
     @cached_property
-    def declared_properties(self) -> int:
-        """How many properties the named types' own objects declare (an intersection's object operands
-        included): what the work of comparing the graph is measured against."""
-        count = 0
-        for named in self.types.values():
-            node = named.node
-            if node.__class__ is Object:
-                count += len(node.properties)
-            elif node.__class__ is Intersection:
-                count += sum(len(operand.properties) for operand in node.operands if operand.__class__ is Object)
-        return count
+    def node_count(self) -> int:
+        """How many nodes the named types hold, a node shared by several counted at each (each property, tuple
+        position, alternative and operand a node): what the work of comparing the graph is measured against."""
+        return sum(count_nodes(named.node) for named in self.types.values())
 
     @cached_property
     def policy_bearing(self) -> bool:

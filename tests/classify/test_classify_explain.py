@@ -220,9 +220,9 @@ SENTENCE_TABLE = [
     ("comparison-limit-reached", {"old_type": "T0", "new_type": "T0", "limit": "100", "nesting": "true"},
      "types `T0` and `T0` differ and were not compared further: the comparison reached its limit of 100 comparisons "
      "nested one inside another", "类型 `T0` 与 `T0` 不同，但未再进一步比较：比较已达到 100 层嵌套比较的上限"),
-    ("comparison-limit-reached", {"old_type": "T", "new_type": "T", "limit": "236008", "measure": "properties"},
-     "types `T` and `T` differ and were not compared further: the comparison reached its limit of 236008 properties "
-     "compared", "类型 `T` 与 `T` 不同，但未再进一步比较：比较已达到 236008 次属性比较的上限"),
+    ("comparison-limit-reached", {"old_type": "T", "new_type": "T", "limit": "536008", "measure": "comparisons"},
+     "types `T` and `T` differ and were not compared further: the comparison reached its limit of 536008 parts of "
+     "schemas compared", "类型 `T` 与 `T` 不同，但未再进一步比较：比较已达到 536008 个模式部分的比较上限"),
 ]
 
 

@@ -354,20 +354,20 @@ def _beside_a_large_content_model(questions: int, width: int) -> tuple[dict, dic
     return document(False), document(True)
 
 
-def test_questions_that_walk_a_large_type_again_share_a_limit_of_properties_compared(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(changes, "PROPERTIES_BEYOND", 2_000)
+def test_questions_that_walk_a_large_type_again_share_a_limit_of_what_is_compared(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(changes, "COMPARED_BEYOND", 2_000)
     old, new = _beside_a_large_content_model(questions=60, width=200)
     sides = _root_sides(tmp_path, old, new, "#/$defs/T")
-    assert [side.graph.declared_properties for side in sides] == [201, 200 + 200 + 61]
     walker, found = _walk(sides)
-    assert walker.property_limit == changes.PROPERTIES_PER_PROPERTY * (201 + 461) + 2_000
-    # every question compares B's 200 properties (and the question's own one) again: 60 of them are 12,000,
-    # and the walk stops within a question's worth past the limit
-    assert walker._shared.limit_met == "work" and walker._shared.compared <= walker.property_limit + 2 * 201
+    # past the floor the limit grows by the graphs' nodes, counted then
+    assert walker.compared_limit == changes.COMPARED_PER_NODE * sum(side.graph.node_count for side in sides) + 2_000
+    # every question compares B's 200 properties (and the question's own) again: 60 of them are 12,000, and the
+    # walk stops within a question's worth past the limit
+    assert walker._shared.limit_met == "work" and walker._shared.compared <= walker.compared_limit + 2 * 201
     [limited] = [difference for difference in found if difference.kind == LIMIT_KIND]
-    assert (limited.arg("measure"), limited.arg("limit")) == ("properties", str(walker.property_limit))
+    assert (limited.arg("measure"), limited.arg("limit")) == ("comparisons", str(walker.compared_limit))
     assert limited.breaks == (changes.OLD_DATA, changes.NEW_DATA)
-    assert f"limit of {walker.property_limit} properties compared" in explain(limited.kind, limited.args).en
+    assert f"limit of {walker.compared_limit} parts of schemas compared" in explain(limited.kind, limited.args).en
     decision, _ = _decision(_root_sides(tmp_path, old, new, "#/$defs/T"))
     assert decision == "version-bump"
 
@@ -377,3 +377,64 @@ def test_below_the_limit_of_properties_the_questions_are_all_answered(tmp_path: 
     walker, found = _walk(_root_sides(tmp_path, old, new, "#/$defs/T"))
     assert walker._shared.limit_met is None and not any(difference.kind == LIMIT_KIND for difference in found)
     assert sum(difference.kind == "optional-property-added" for difference in found) == 60
+
+
+def test_inlining_a_widely_used_reference_is_compared_in_full(tmp_path: Path):
+    # 300 types, 8 properties each referring to Address; the new side writes Address inline at every use and
+    # adds an optional property to it (an open object): 2,400 comparisons in place, more than the pair limit
+    # (2 x 601 + 1000), each finding the one addition, same-version.
+    address = {"type": "object", "required": ["street"], "properties": {"street": {"type": "string"},
+                                                                         "city": {"type": "string"}}}
+    extended = json.loads(json.dumps(address))
+    extended["properties"]["country"] = {"type": "string"}
+
+    def document(inline: bool) -> dict:
+        defs: dict = {} if inline else {"Address": address}
+        for index in range(300):
+            properties: dict = {f"address{slot}": extended if inline else {"$ref": "#/$defs/Address"}
+                                for slot in range(8)}
+            if index < 299:
+                properties["next"] = {"$ref": f"#/$defs/T{index + 1}"}
+            defs[f"T{index}"] = {"type": "object", "properties": properties}
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}
+
+    sides = _root_sides(tmp_path, document(False), document(True), "#/$defs/T0")
+    walker, found = _walk(sides)
+    assert walker._shared.limit_met is None and walker.pair_limit < 2_400
+    assert [difference.kind for difference in found] == ["optional-property-added"] * 2_400
+    decision, _ = _decision(_root_sides(tmp_path, document(False), document(True), "#/$defs/T0"))
+    assert decision == "same-version"
+
+
+def test_a_limit_told_inside_an_applicator_is_told_at_the_root_as_well(tmp_path: Path):
+    # Under `not`, the nesting limit is the inner change of an `applicator-changed`: the root still tells the
+    # limit as it is, so a reader looking for it finds it.
+    old, new = _in_place_loop("string", False), _in_place_loop("integer", True)
+    for document in (old, new):
+        document["$defs"]["R"]["properties"]["r"] = {"not": document["$defs"]["R"]["properties"]["r"]}
+    walker, found = _walk(_root_sides(tmp_path, old, new, "#/$defs/R"))
+    assert any(difference.kind == "applicator-changed" and difference.arg("inner") == LIMIT_KIND
+               for difference in found)
+    [limited] = [difference for difference in found if difference.kind == LIMIT_KIND]
+    assert (limited.path, limited.arg("nesting")) == ("", "true")
+
+
+def test_a_walk_past_its_limit_of_what_is_compared_tells_no_more(tmp_path: Path, monkeypatch):
+    # A tuple whose first position nests X in place again, a hundred deep before any of the 400 leaves beside
+    # it is told: on the way back each level reports 400 changed leaves at paths ever longer (4,000 leaves ran
+    # out of memory). What the report holds counts, by its paths' length, and past the limit the walk ends.
+    monkeypatch.setattr(changes, "COMPARED_BEYOND", 20_000)
+
+    def document(new: bool) -> dict:
+        leaf = lambda index: {"type": "string", "maxLength": index + new}  # noqa: E731
+        inner = {"prefixItems": [{"$ref": "#/$defs/X"}] + [leaf(index) for index in range(400)], "items": False}
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+            "X": {"prefixItems": [inner] + [leaf(index) for index in range(400)], "items": False},
+            "R": {"type": "object", "properties": {"r": inner if new else {"$ref": "#/$defs/X"}}}}}
+
+    sides = _root_sides(tmp_path, document(False), document(True), "#/$defs/R")
+    walker, found = _walk(sides)
+    limits = [difference for difference in found if difference.kind == LIMIT_KIND]
+    assert limits and limits[-1].arg("measure") == "comparisons" and found[-1] is limits[-1]
+    assert walker._shared.compared < walker.compared_limit + 2_000
+    assert sum(len(difference.path) for difference in found) < 32 * walker.compared_limit
