@@ -698,9 +698,9 @@ class Walker:
                         item = context.apply(item)
                     if item.kind == "comparison-limit-reached":
                         self._told_plainly = True
-                    # What the report holds counts as well, by the length of its path: comparisons in place
-                    # nested a hundred deep report each difference at a path of thousands of characters.
-                    shared.compared += 1 + (len(item.path) >> 5)
+                    # What the report holds counts as well; inside a comparison in place by the length of its path
+                    # too: nested a hundred deep, they report differences at paths of thousands of characters.
+                    shared.compared += 1 + (len(item.path) >> 5) if self._in_place_depth else 1
                     yield item if place is None else replace(item, place=place)
                     if shared.compared >= self.compared_limit and self._past_compared_limit():
                         # The rest of the walk is not told: the limit, both ways (unless told already), and the
@@ -753,6 +753,20 @@ class Walker:
             # root says so.
             self._limited = self._told_plainly = True
             yield self._limit_reached("", old, new, self._shared.limit_met)
+
+    def _charge(self, count: int, path: str) -> bool:
+        """Count `count` parts about to be compared at `path`, and tell whether the walk may go on. Inside a
+        comparison in place each costs the length of its path as well: only there do paths grow without
+        bound (a long name repeated at every level of a hundred), and building them is the cost."""
+        shared = self._shared
+        shared.compared += count * (1 + (len(path) >> 5)) if self._in_place_depth else count
+        return shared.compared < self.compared_limit or not self._past_compared_limit()
+
+    def _stopped(self, path: str, old: Node, new: Node) -> Iterator[Difference]:
+        """Where the walk stops for its limit of what it compares: the limit, told once."""
+        if not self._limited:
+            self._limited = True
+            yield self._limit_reached(path, old, new, _WORK)
 
     def _past_compared_limit(self) -> bool:
         """Whether the walks have compared as much as they may (counting the graphs' nodes once the floor is
@@ -987,7 +1001,7 @@ class Walker:
         return None
 
     def _compare_resolved(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
-        self._shared.compared += 1
+        self._charge(1, path)
         if old.__class__ is new.__class__:
             return getattr(self, _COMPARE_BY_KIND[old.__class__])(old, new, path)
         if isinstance(old, Union) and not isinstance(new, Union):
@@ -1035,7 +1049,9 @@ class Walker:
         `_compare_entered`): a pair of named types met among their properties reaches the walk's driver as
         it is made, with nothing added on its way, so the driver's test of whether the pair was compared
         along a route of that effect is made here, before an `Enter` is made for nothing."""
-        self._shared.compared += len(old.properties) + len(new.properties)
+        if not self._charge(len(old.properties) + len(new.properties), path):
+            yield from self._stopped(path, old, new)
+            return
         prefix = path + "/properties/"
         old_digests, new_digests = self.old.digests, self.new.digests
         same_format, same, quiet = self._same_format, self._same, self._quiet
@@ -1234,7 +1250,9 @@ class Walker:
     def _compare_tuple(self, old: Tuple, new: Tuple, path: str) -> Iterator[Difference]:
         """Position by position: where one side has no position of its own, its tail (open, closed or a
         schema) applies there, so an added position narrows an open tail and widens a closed one."""
-        self._shared.compared += max(len(old.items), len(new.items))
+        if not self._charge(max(len(old.items), len(new.items)), path):
+            yield from self._stopped(path, old, new)
+            return
         for position in range(max(len(old.items), len(new.items))):
             where = f"{path}/prefixItems/{position}"
             if position >= len(old.items):
@@ -1254,7 +1272,7 @@ class Walker:
         own keywords, `allOf`) and by kind, one to one, so a change inside one is told precisely, and each
         is located where the source wrote it. `effect`: as `_compare_object` takes it, for a frame's own
         types (what an object operand's walk yields passes here unchanged)."""
-        self._shared.compared += len(old.operands) + len(new.operands)
+        self._charge(len(old.operands) + len(new.operands), path)
         old_left: dict[str, int] = {}
         new_left: dict[str, int] = {}
         for left, operands, side in ((old_left, old.operands, self.old), (new_left, new.operands, self.new)):
@@ -1306,7 +1324,7 @@ class Walker:
                              _args(keyword=_operand_keyword(new, j)), (OLD_DATA,))
 
     def _compare_union(self, old: Union, new: Union, path: str) -> Iterator[Difference]:
-        self._shared.compared += len(old.alternatives) + len(new.alternatives)
+        self._charge(len(old.alternatives) + len(new.alternatives), path)
         if old.policy == new.policy and old.exclusive == new.exclusive and old.discriminator == new.discriminator:
             return self._alternatives(old, new, path)  # (most pairs: no generator of its own)
         return self._union_changes(old, new, path)

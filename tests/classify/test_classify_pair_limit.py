@@ -436,5 +436,49 @@ def test_a_walk_past_its_limit_of_what_is_compared_tells_no_more(tmp_path: Path,
     walker, found = _walk(sides)
     limits = [difference for difference in found if difference.kind == LIMIT_KIND]
     assert limits and limits[-1].arg("measure") == "comparisons" and found[-1] is limits[-1]
-    assert walker._shared.compared < walker.compared_limit + 2_000
+    # (a level's parts are charged before it is refused: the count passes the limit by one level at most)
+    assert walker._shared.compared < 2 * walker.compared_limit
     assert sum(len(difference.path) for difference in found) < 32 * walker.compared_limit
+
+
+def test_paths_that_grow_inside_comparisons_in_place_count_by_their_length(tmp_path: Path):
+    # A property with a 20,000-character name leads back to X at every level of a hundred comparisons in place,
+    # and each level holds a tuple of 300 positions: each position's path repeats the long name once per level.
+    # Building those paths was the cost (100,000 characters and 1,500 positions: 18.8 s, 1 GB); each part
+    # compared in place now costs its path's length as well, and the walk stops before the paths are built.
+    long_name = "n" * 20_000
+
+    def document(new: bool) -> dict:
+        positions = {"prefixItems": [{"$ref": "#/$defs/Y"}] + [{"type": "string", "maxLength": index}
+                                                                for index in range(300)], "items": False}
+        inner = {"type": "object", "properties": {long_name: {"$ref": "#/$defs/X"}, "t": positions}}
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+            "Y": {"type": "integer" if new else "string"},
+            "X": {"type": "object", "properties": {long_name: inner, "t": positions}},
+            "R": {"type": "object", "properties": {"r": inner if new else {"$ref": "#/$defs/X"}}}}}
+
+    walker, found = _walk(_root_sides(tmp_path, document(False), document(True), "#/$defs/R"))
+    assert walker._shared.limit_met is not None
+    assert any(difference.kind == LIMIT_KIND for difference in found)
+    assert sum(len(difference.path) for difference in found) < 32 * walker.compared_limit
+
+
+def test_a_deep_inline_schema_is_compared_in_full_whatever_its_paths(tmp_path: Path):
+    # 60 levels of inline objects, 400 properties each, every one made optional: 24,000 changes at paths up to
+    # 60 levels deep, none in place. Paths cost nothing extra outside comparisons in place, so the walk compares
+    # it all (charged by path length everywhere, it passed its limit and said version-bump).
+    def document(new: bool) -> dict:
+        top = node = {"type": "object", "properties": {}}
+        for _ in range(60):
+            properties: dict = {f"field_name_{index:04d}": {"type": "string"} for index in range(400)}
+            child = {"type": "object", "properties": {}}
+            properties["nested_child_object"] = child
+            node["properties"] = properties
+            if not new:
+                node["required"] = sorted(properties)
+            node = child
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"Deep": top}}
+
+    walker, found = _walk(_root_sides(tmp_path, document(False), document(True), "#/$defs/Deep"))
+    assert walker._shared.limit_met is None
+    assert len(found) == 60 * 401 and {difference.kind for difference in found} == {"required-made-optional"}
