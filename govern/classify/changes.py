@@ -614,8 +614,8 @@ class _Shared:
     __slots__ = ("entered", "compared", "breaks", "asking", "limit_met")
 
     def __init__(self) -> None:
-        # Pairs of named types entered or compared in place, and questions of `_breaks_between` walked, by
-        # every walk of the family.
+        # Pairs of named types entered, or compared in place with a union's alternative, and questions of
+        # `_breaks_between` walked, by every walk of the family.
         self.entered = 0
         self.compared = 0  # what every walk of the family compared (see COMPARED_PER_NODE)
         # The answers given, by the nodes' identities, with the nodes (so their ids stay theirs): an answer
@@ -769,9 +769,9 @@ class Walker:
             yield self._limit_reached(path, old, new, _WORK)
 
     def _past_compared_limit(self) -> bool:
-        """Whether the walks have compared as much as they may (counting the graphs' nodes once the floor is
-        passed), noted as the limit met."""
-        return self._exhausted() == _WORK or self._shared.compared >= self.compared_limit
+        """Whether the walks have compared as much as they may, noted as the limit met."""
+        self._exhausted()  # (which counts the graphs' nodes once the floor is passed)
+        return self._shared.compared >= self.compared_limit
 
     def _exhausted(self) -> str | None:
         """Which of the limits the walk shares with the walks it runs is used up (`_PAIRS` or `_WORK`), noted
@@ -789,7 +789,7 @@ class Walker:
 
     def _limit_reached(self, path: str, old: Node, new: Node, limit: str = _PAIRS) -> Difference:
         """The difference a pair that differs holds when the walk has met a limit: entered as many pairs as it
-        may (`_PAIRS`), compared as many properties (`_WORK`), or nested as many questions or comparisons in
+        may (`_PAIRS`), compared as much as it may (`_WORK`), or nested as many questions or comparisons in
         place inside one another (`_NESTING`). The types differ, and nothing finer is known, so it breaks both
         ways. Told once per walk (at the first such pair): any one of them makes the root a version-bump."""
         names = {side: getattr(self, side).named_key(node.target)
