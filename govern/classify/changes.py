@@ -344,18 +344,15 @@ def content_model_name(node: Node) -> str:
 
 def admits_name(obj: Object, name: str) -> bool:
     """Whether the object's content model lets any value under this undeclared name through."""
-    import re
+    from govern.patterns import search
 
     if content_model_name(obj.additional) != "open":
         return False
     if restricts_names(obj.constraints):
         return False
     for pattern, _ in obj.pattern_properties:
-        try:
-            if re.search(pattern, name):
-                return False  # the name would be checked against the pattern's schema
-        except re.error:
-            return False
+        if search(pattern, name) is not False:
+            return False  # the name would be checked against the pattern's schema (or that is not known)
     return True
 
 
@@ -1166,17 +1163,17 @@ class Walker:
     def _undeclared(self, obj: Object, name: str, side: "Side | None" = None) -> Node:
         """The schema an object applies to an undeclared name: the matching patterns' (all of them), else
         the content model. Anything this cannot name exactly counts as rejecting the name."""
-        import re
+        from govern.patterns import search
 
         if self._names_guarded or restricts_names(obj.constraints):
             return UNKNOWN_MODEL
         matching = []
         for pattern, node in obj.pattern_properties:
-            try:
-                if re.search(pattern, name):
-                    matching.append(node)
-            except re.error:
+            found = search(pattern, name)
+            if found is None:
                 return UNKNOWN_MODEL
+            if found:
+                matching.append(node)
         if not matching:
             return obj.additional
         return matching[0] if len(matching) == 1 else Intersection(tuple(matching))
@@ -1219,16 +1216,14 @@ class Walker:
     def _pattern_breaks(self, pattern: str, other: Object, node: Node, added: bool) -> tuple[str, ...]:
         """A pattern entry takes the names it matches from the content model (and also checks declared
         properties whose names match it)."""
-        import re
+        from govern.patterns import search
 
         model = other.additional if not self._names_guarded and not restricts_names(other.constraints) else UNKNOWN_MODEL
         if other.pattern_properties:
             model = UNKNOWN_MODEL  # names may also match the other side's patterns: not provable here
         breaks = self._breaks_between(model, node) if added else self._breaks_between(node, model)
-        try:
-            declared = any(re.search(pattern, p.name) for p in other.properties)
-        except re.error:
-            declared = True
+        # (a name it may match, or whose match is not known, counts as matched)
+        declared = any(search(pattern, p.name) is not False for p in other.properties)
         return (OLD_DATA, NEW_DATA) if declared else breaks
 
     def _content_model(self, old: Node, new: Node, path: str) -> Iterator[Difference]:

@@ -525,10 +525,9 @@ def extra_name(node: Object) -> str:
 
 
 def _searches(pattern: str, text: str) -> bool:
-    try:
-        return re.search(pattern, text) is not None
-    except re.error:
-        return True
+    from govern.patterns import search
+
+    return search(pattern, text) is not False  # (a match not known counts as a match)
 
 
 def _tuple_documents(side, node: Tuple, head: str, rest: list[str], leaf: Leaf, depth: int,
@@ -743,6 +742,8 @@ def _route_steps(side, node: Node) -> list[tuple[list[str], Node]]:
 
 def sample_regex(pattern: str, limit: int = 3) -> list[str]:
     """A few short strings that `re.search(pattern, s)` accepts (empty when the pattern is beyond this sampler)."""
+    from govern.patterns import search
+
     try:
         import re._parser as sre_parse  # Python 3.11+
     except ImportError:  # pragma: no cover - Python 3.10
@@ -757,7 +758,7 @@ def sample_regex(pattern: str, limit: int = 3) -> list[str]:
             text = _emit(parsed, sre_parse, choice)
         except _Unsupported:
             break
-        if text not in found and re.search(pattern, text) is not None:
+        if text not in found and search(pattern, text):
             found.append(text)
     return found
 

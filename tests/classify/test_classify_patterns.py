@@ -1,0 +1,68 @@
+"""Patterns of `patternProperties` are searched in names within a bound of time.
+
+Python's `re` backtracks without end on some patterns (`^(a|aa)+$` against many `a`s and a `!`), and a search in
+progress cannot be interrupted: a diff adding one such name never ended. A search cut short is not known, and
+every caller then answers as for a pattern it cannot read: conservatively.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from govern import patterns
+from govern.cli import cli
+
+PATHOLOGICAL = "^(a|aa)+$"
+NAME = "a" * 60 + "!"
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """A short bound, and no pattern remembered as slow from another test."""
+    monkeypatch.setattr(patterns, "SECONDS_PER_SEARCH", 0.05)
+    monkeypatch.setattr(patterns, "_slow", set())
+    monkeypatch.setattr(patterns, "_spent", [0.0])
+
+
+@pytest.mark.parametrize("pattern, text, found", [
+    ("^x-", "x-trace", True), ("^x-", "trace", False), ("[", "x", None), ("^(a+)+$", NAME, False),
+    ("(?P<n>a)(?P=n)", "aa", True),
+])
+def test_a_search_tells_a_match_no_match_or_not_known(fresh, pattern, text, found):
+    assert patterns.search(pattern, text) is found
+
+
+def test_a_search_that_backtracks_without_end_is_cut_short_once(fresh):
+    assert patterns.search(PATHOLOGICAL, NAME) is None
+    assert PATHOLOGICAL in patterns._slow and patterns._spent[0] == pytest.approx(0.05)
+    assert patterns.search(PATHOLOGICAL, "aa") is None  # not searched again in this process
+
+
+def test_past_the_time_in_all_no_pattern_is_searched(fresh, monkeypatch):
+    monkeypatch.setattr(patterns, "_spent", [patterns.SECONDS_IN_ALL])
+    assert patterns.search("^x-", "x-trace") is None
+
+
+def test_a_diff_adding_a_name_a_pattern_backtracks_on_ends_as_a_version_bump(fresh, tmp_path: Path):
+    def document(added: bool) -> dict:
+        properties: dict = {"x": {"type": "string"}}
+        if added:
+            properties[NAME] = {"type": "string"}
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                "properties": properties, "patternProperties": {PATHOLOGICAL: {"type": "string"}}}
+
+    for name, added in (("old", False), ("new", True)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(document(added)), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["diff", "--format", "json", str(tmp_path / "old.json"),
+                                      str(tmp_path / "new.json")])
+    assert result.exit_code == 0, result.output
+    [root] = json.loads(result.output)["roots"]
+    # Whether the old pattern took the name is not known: what old data held under it may be anything.
+    assert root["decision"] == "version-bump"
+    [change] = root["changes"]
+    assert (change["kind"], change["breaks"]) == ("optional-property-added",
+                                                  ["old-data-new-readers", "new-data-old-readers"])
