@@ -113,6 +113,10 @@ class Side:
     _unions: dict[int, tuple[Union, Counter, dict[int, int]]] = field(default_factory=dict, repr=False, compare=False)
     # Discriminator values of the nodes asked about, by identity (references by their target's key) and
     # property name: every union that names a type among its alternatives asks for that type's values.
+    # Per union (by identity) and property name: how many alternatives have no values there, and how many have
+    # each value (see `values_apart`).
+    _values: dict[tuple[int, str], tuple[Union, int, Counter]] = field(default_factory=dict, repr=False,
+                                                                       compare=False)
     _discriminators: dict[tuple[int | str, str], tuple[Node, tuple[str, ...] | None]] = field(
         default_factory=dict, repr=False, compare=False)
 
@@ -147,6 +151,26 @@ class Side:
                 multiplicity[id(alternative)] = multiplicity.get(id(alternative), 0) + 1
             known = self._unions[id(union)] = (union, counts, multiplicity)
         return known[1], known[2]
+
+    def values_apart(self, union: Union, property_name: str, own: tuple[str, ...]) -> bool:
+        """Whether every alternative of the union but the one whose values at the property are `own` has values
+        of its own there (none of `own`), counted once per union and property: asked for each alternative of a
+        large oneOf, looking through the others each time would make it quadratic. What it says is enough for
+        `may_overlap` (where it says no, that looks through the alternatives it needs)."""
+        key = (id(union), property_name)
+        known = self._values.get(key)
+        if known is None:
+            counts: Counter = Counter()
+            unknown = 0
+            for alternative in union.alternatives:
+                values = discriminator_values(self, alternative.node, property_name)
+                if values is None:
+                    unknown += 1
+                else:
+                    counts.update(set(values))
+            known = self._values[key] = (union, unknown, counts)
+        _, unknown, counts = known
+        return not unknown and all(counts[value] == 1 for value in set(own))
 
     def named_key(self, key: str) -> str:
         """The named type whose structure a reference to `key` reads: past types that only refer to another."""
@@ -498,6 +522,8 @@ def may_overlap(side: Side, union: Union, alternative: Alternative) -> bool:
         own = discriminator_values(side, alternative.node, name)
         if own is None:
             continue
+        if side.values_apart(union, name, own):
+            return False  # every other alternative has values of its own there (see Side.values_apart)
         if others is None:
             others = [other.node for other in union.alternatives
                       if other is not alternative and own_types & json_types(side, other.node)]
