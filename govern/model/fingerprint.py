@@ -242,19 +242,22 @@ def scan_types(types: Mapping[str, NamedType]) -> tuple[dict[str, set[str]], boo
     referred: dict[str, set[str]] = {}
     policy = False
     for key, named in types.items():
-        found, bearing = _scan(named.node)
+        found, bearing, _ = _scan(named.node)
         referred[key] = found
         policy = policy or bearing
     return referred, policy
 
 
-def _scan(node: Node) -> tuple[set[str], bool]:
+def _scan(node: Node) -> tuple[set[str], bool, int]:
+    """The keys `node` refers to, whether it carries a preservation policy, and how many nodes it holds."""
     found: set[str] = set()
     policy = False
+    count = 0
     stack = [node]
     pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
         current = pop()
+        count += 1
         kind = current.__class__
         if kind in _LEAVES:  # (half the nodes of a large source)
             continue
@@ -280,40 +283,13 @@ def _scan(node: Node) -> tuple[set[str], bool]:
             push(current.rest)
         elif kind is Intersection or kind is Applicator:
             extend(current.operands)
-    return found, policy
+    return found, policy, count
 
 
 def count_nodes(node: Node) -> int:
     """How many nodes `node` holds, itself included, without following references (a node reached along two
     routes inside it counted at each)."""
-    count = 0
-    stack = [node]
-    pop, push, extend = stack.pop, stack.append, stack.extend
-    while stack:
-        current = pop()
-        count += 1
-        kind = current.__class__
-        if kind in _LEAVES or kind is Ref:
-            continue
-        if kind is Object:
-            for prop in current.properties:
-                push(prop.node)
-            for _, child in current.pattern_properties:
-                push(child)
-            push(current.additional)
-        elif kind is Map:
-            push(current.values)
-        elif kind is Array:
-            push(current.items)
-        elif kind is Union:
-            for alternative in current.alternatives:
-                push(alternative.node)
-        elif kind is Tuple:
-            extend(current.items)
-            push(current.rest)
-        elif kind is Intersection or kind is Applicator:
-            extend(current.operands)
-    return count
+    return _scan(node)[2]
 
 
 def _reachable(types: Mapping[str, NamedType], starts: Iterable[str],
