@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import hashlib
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +36,14 @@ class _CountingHashlib:
         return hashlib.sha256(*args)
 
 
+@pytest.fixture
+def counting(monkeypatch) -> _CountingHashlib:
+    """The SHA-256 objects the fingerprint module makes while the test runs, counted."""
+    counter = _CountingHashlib()
+    monkeypatch.setattr(fingerprint, "hashlib", counter)
+    return counter
+
+
 def _wide_graph(count: int) -> dict[str, NamedType]:
     """`count` types, each with its own (equal) list and map of one shared string node, referring to the
     previous type."""
@@ -49,9 +58,7 @@ def _wide_graph(count: int) -> dict[str, NamedType]:
     return types
 
 
-def test_a_shared_node_and_equal_small_structures_are_hashed_once(monkeypatch):
-    counting = _CountingHashlib()
-    monkeypatch.setattr(fingerprint, "hashlib", counting)
+def test_a_shared_node_and_equal_small_structures_are_hashed_once(counting):
     types = _wide_graph(200)
     digests = type_digests(types, DOMAINS[1])
     # One hash per type (each object is different: it refers to another type), plus the shared string,
@@ -140,9 +147,7 @@ def _ring_of_distinct_objects(size: int) -> dict[str, NamedType]:
         Property("next", Ref(f"R{(index + 1) % size}"), True)), OPEN)) for index in range(size)}
 
 
-def test_the_quotient_takes_the_members_forms_without_hashing_them_again(monkeypatch):
-    counting = _CountingHashlib()
-    monkeypatch.setattr(fingerprint, "hashlib", counting)
+def test_the_quotient_takes_the_members_forms_without_hashing_them_again(counting):
     types = _ring_of_distinct_objects(5)
     digests = type_digests(types, DOMAINS[1])
     # The five constants and the open content model once each; two rounds over the five members (the
@@ -219,9 +224,7 @@ def _ring_of_lists(size: int) -> dict[str, NamedType]:
     return types
 
 
-def test_the_first_round_hashes_each_text_of_the_inline_nodes_once(monkeypatch):
-    counting = _CountingHashlib()
-    monkeypatch.setattr(fingerprint, "hashlib", counting)
+def test_the_first_round_hashes_each_text_of_the_inline_nodes_once(counting):
     types = _ring_of_lists(20)
     digests = type_digests(types, DOMAINS[1])
     # The 20 constants, null and the open content model once each. Round 0: the 20 members, and the list of a
