@@ -78,10 +78,12 @@ class RootDiff:
     # Transitive modes: digests of earlier records the current structure breaks against.
     breaks_earlier: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
+    def to_json(self, changes: Any = None) -> dict:
+        """The root's entry of the JSON contract; `changes` in place of its changes' entries (a report written a
+        change at a time passes them as they are made)."""
         document = {"root": self.root, "decision": self.decision, "minimum": self.minimum, "mode": self.mode,
                     "before": self.old_digest, "after": self.new_digest,
-                    "changes": [change.to_json() for change in self.changes]}
+                    "changes": [change.to_json() for change in self.changes] if changes is None else changes}
         if self.renamed_from is not None:
             document["renamed_from"] = self.renamed_from
         if self.breaks_earlier:

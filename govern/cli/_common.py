@@ -6,7 +6,7 @@ import functools
 import re
 import sys
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 
 import click
 
@@ -43,6 +43,22 @@ def reports_errors(command: F) -> F:
             sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
+
+
+def echo_pieces(pieces: Iterable[str], batch: int = 1 << 16) -> None:
+    """Print text made a piece at a time (a report of any size), about `batch` characters per write: never
+    held whole."""
+    held: list[str] = []
+    size = 0
+    for piece in pieces:
+        held.append(piece)
+        size += len(piece)
+        if size >= batch:
+            click.echo("".join(held), nl=False)
+            held.clear()
+            size = 0
+    if held:
+        click.echo("".join(held), nl=False)
 
 
 def _machine_format(options: dict[str, Any]) -> str | None:

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import click
 
-from govern.cli._common import DIALECT_NAMES, MODES, load_project, project_option, reports_errors, witness_options
+from govern.cli._common import (DIALECT_NAMES, MODES, echo_pieces, load_project, project_option, reports_errors,
+                                witness_options)
 
 
 @click.command()
@@ -65,7 +66,7 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
     document that breaks a same-version verdict, 2 on bad input.
     """
     from govern.classify.classify import classify, pair_renamed
-    from govern.classify.report import diff_json, diff_text
+    from govern.classify.report import diff_json_pieces, diff_text_pieces
 
     if files and against:
         raise click.UsageError("give either OLD NEW or --against REF, not both")
@@ -113,7 +114,7 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
 
         results = classified(config, load_history(config), old_graphs, new_graphs)
     if not witness:
-        click.echo(diff_json(results) if output_format == "json" else diff_text(results, show_unchanged), nl=False)
+        echo_pieces(diff_json_pieces(results) if output_format == "json" else diff_text_pieces(results, show_unchanged))
         return
     from govern.witness.render import change_fields, change_lines, summary_lines, unsound_findings
     from govern.witness.search import find_witnesses
@@ -121,9 +122,9 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
     report = find_witnesses(results, old_graphs, new_graphs, budget=witness_budget)
     findings = unsound_findings(report, lambda root: origins.get(root, files[1] if files else ""))
     if output_format == "json":
-        click.echo(diff_json(results, change_fields(report), {
-            "witnesses": report.summary_json(), "findings": [finding.to_json() for finding in findings]}), nl=False)
+        echo_pieces(diff_json_pieces(results, change_fields(report), {
+            "witnesses": report.summary_json(), "findings": [finding.to_json() for finding in findings]}))
     else:
         footer = summary_lines(report) + [f"{finding.id}: {finding.message()}" for finding in findings]
-        click.echo(diff_text(results, show_unchanged, change_lines(report), footer), nl=False)
+        echo_pieces(diff_text_pieces(results, show_unchanged, change_lines(report), footer))
     sys.exit(1 if findings else 0)

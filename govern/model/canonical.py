@@ -103,6 +103,62 @@ def indented_json(value: Any, end: str = "") -> str:
     return "".join(parts)
 
 
+class Streamed:
+    """A JSON array whose items are made one at a time, as `streamed_json` writes them."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[Any]):
+        self.items = items
+
+
+def streamed_json(value: Any, end: str = "") -> Iterator[str]:
+    """`indented_json(value, end)`, a piece at a time, where each `Streamed` array (held by dicts, lists and
+    other such arrays) makes its items only as it writes them: each is made, written and dropped in turn.
+
+    For reports of any number of entries: neither their values nor their text are ever held whole (the
+    standard library's indented writer holds a string per token, about ten times the text).
+    """
+    yield from _streamed(value, "\n")
+    if end:
+        yield end
+
+
+def _streamed(value: Any, newline: str) -> Iterator[str]:
+    kind = value.__class__
+    if kind is Streamed or (kind is list or kind is tuple) and _holds_streamed(value):
+        inner = newline + "  "
+        opened = False
+        for item in value.items if kind is Streamed else value:
+            yield "," + inner if opened else "[" + inner
+            opened = True
+            yield from _streamed(item, inner)
+        yield newline + "]" if opened else "[]"
+    elif kind is dict and _holds_streamed(value):
+        inner = newline + "  "
+        separator = "{" + inner
+        for key, item in value.items():
+            yield separator + (_encode_string(key) if key.__class__ is str else _encode_string(_key_text(key))) + ": "
+            yield from _streamed(item, inner)
+            separator = "," + inner
+        yield newline + "}"
+    else:  # nothing below is made while written: written whole
+        parts: list[str] = []
+        _indented(value, parts, newline)
+        yield "".join(parts)
+
+
+def _holds_streamed(value: Any) -> bool:
+    kind = value.__class__
+    if kind is Streamed:
+        return True
+    if kind is dict:
+        return any(_holds_streamed(item) for item in value.values())
+    if kind is list or kind is tuple:
+        return any(_holds_streamed(item) for item in value)
+    return False
+
+
 def indented_members(members: Iterable[tuple[str, Any]], depth: int, group: int = 64) -> Iterator[bytes]:
     """A JSON object `depth` levels deep in a document, as `indented_json` writes it, in UTF-8: one piece per
     `group` members (with the separator before it), asked for one at a time, and one for the closing brace.

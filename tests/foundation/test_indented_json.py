@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from govern.model.canonical import Rendered, indented_json, indented_members
+from govern.model.canonical import Rendered, Streamed, indented_json, indented_members, streamed_json
 
 PROFILE = settings.get_profile("foundation")
 
@@ -106,3 +106,41 @@ def test_a_member_orjson_cannot_write_leaves_its_group_written_alike(group):
 def test_a_key_repeated_within_a_group_is_written_twice():
     written = b"".join(indented_members([("a", 1), ("a", 2), ("b", 3)], 0)).decode("utf-8")
     assert written == '{\n  "a": 1,\n  "a": 2,\n  "b": 3\n}'
+
+
+def _streaming(value, draw_choice):
+    """`value` with some of its lists (at any depth) turned into `Streamed` arrays made by generators."""
+    if isinstance(value, list):
+        items = [_streaming(item, draw_choice) for item in value]
+        return Streamed(item for item in items) if draw_choice() else items
+    if isinstance(value, dict):
+        return {key: _streaming(item, draw_choice) for key, item in value.items()}
+    return value
+
+
+@settings(PROFILE)
+@given(value=values, data=st.data())
+def test_a_document_written_a_piece_at_a_time_is_written_like_the_document(value, data):
+    """Arrays made while written, wherever they stand (in objects, in lists, in one another, empty), change
+    no character of the text."""
+    document = _streaming({"outer": [value, {"inner": [value]}], "after": value}, lambda: data.draw(st.booleans()))
+    expected = json.dumps({"outer": [value, {"inner": [value]}], "after": value}, indent=2, ensure_ascii=False)
+    assert "".join(streamed_json(document, "\n")) == expected + "\n"
+
+
+def test_a_streamed_array_makes_its_items_only_as_they_are_written():
+    written: list[str] = []
+    seen_when_made = []
+
+    def items():
+        for index in range(3):
+            seen_when_made.append("".join(written))  # what was written when this item was made
+            yield {"index": index}
+
+    for piece in streamed_json({"entries": Streamed(items())}):
+        written.append(piece)
+    assert "".join(written) == json.dumps({"entries": [{"index": 0}, {"index": 1}, {"index": 2}]}, indent=2)
+    # each item is made after the one before it is written whole, never ahead
+    assert [text.count('"index"') for text in seen_when_made] == [0, 1, 2]
+    assert all(text.endswith("}") for text in seen_when_made[1:])
+    assert "".join(streamed_json(Streamed(iter(())))) == "[]"
