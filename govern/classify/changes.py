@@ -651,11 +651,31 @@ class _Shared:
         self.limit_met: str | None = None
 
 
+class Replays:
+    """What the frames of the roots' walks in one comparison yielded, for the walks of the other roots, which
+    meet the same pairs of named types again. Each root is walked on its own (its report lists every change it
+    reaches), so many roots reaching one large recursive component, in which every pair differs once one does,
+    compared every pair of it again per root. A frame yields the same whatever root it was reached from, given
+    the pair, the names guarded and the route's effect where it was met, and whether the route to it is empty:
+    what it yielded (and what it counted towards the limits) is replayed instead. Frames are kept only from
+    walks that met no limit."""
+
+    __slots__ = ("frames",)
+
+    def __init__(self) -> None:
+        # (old key, new key, names guarded, route's effect, at the top) -> (items, counts per item)
+        self.frames: dict[tuple, tuple[list, list[tuple[int, int]]]] = {}
+
+
 class Walker:
     def __init__(self, old: Side, new: Side, shared: _Shared | None = None,
-                 limits: tuple[int, int] | None = None):
+                 limits: tuple[int, int] | None = None, replays: Replays | None = None):
         self.old = old
         self.new = new
+        # Frames yielded by the walks of other roots (see Replays), and those this walk records for them.
+        self._replays = replays
+        self._recorded_frames: list[tuple[tuple, list, list[tuple[int, int]]]] = []
+        self._replayed_any = False
         # (the walks this one runs share its limits: `limits` is (pair limit, limit of what is compared); the
         # latter counts the graphs' nodes only once the floor is passed, see `_exhausted`)
         self.pair_limit, self.compared_limit = limits if limits is not None else (
@@ -711,7 +731,7 @@ class Walker:
         frames: list[tuple[Iterator, Place | None, _Context | None, _Context | None, bool, tuple | None, int]] = [
             (self._compare_nodes(old, new, ""), None, None, None, self._names_guarded, None, self._in_place_depth)]
         visited, locations, named_key = self._visited, self.new.graph.locations, self.new.named_key
-        shared = self._shared
+        shared, replays = self._shared, self._replays
         while frames:
             walk, place, context, inherited, guarded, effect, depth = frames[-1]
             self._place = place
@@ -759,7 +779,18 @@ class Walker:
                 key = named_key(item.new.target)
                 entered = Place(key, locations.get(key), place, item.path,
                                 (place is None or place.at_top) and not item.path)
-                frames.append((self._compare_entered(item.old, item.new, entered_effect), entered,
+                if replays is None:
+                    entered_walk = self._compare_entered(item.old, item.new, entered_effect)
+                else:
+                    frame_key = (item.old.target, item.new.target, item.guarded, entered_effect, entered.at_top)
+                    recorded = replays.frames.get(frame_key)
+                    if recorded is None:
+                        entered_walk = self._recording(
+                            self._compare_entered(item.old, item.new, entered_effect), frame_key)
+                    else:
+                        self._replayed_any = True
+                        entered_walk = self._replaying(*recorded)
+                frames.append((entered_walk, entered,
                                _Context.within(transforms, inherited) if transforms else inherited,
                                _Context.within(_without_alternatives(transforms), inherited) if transforms
                                else inherited, self._names_guarded, entered_effect, self._in_place_depth))
@@ -776,6 +807,47 @@ class Walker:
             # root says so.
             self._limited = self._told_plainly = True
             yield self._limit_reached("", old, new, self._shared.limit_met)
+
+    def _recording(self, walk: Iterator[Difference | Enter], key: tuple) -> Iterator[Difference | Enter]:
+        """`walk`, a frame's, with what it yields and what it counts towards the limits on the way to each item
+        (its own comparisons and questions; not those of the frames it enters, nor the walk's per difference),
+        noted for other roots' walks once it has run to its end."""
+        shared = self._shared
+        items: list = []
+        counts: list[tuple[int, int]] = []
+        compared, entered = shared.compared, shared.entered
+        for item in walk:
+            counts.append((shared.compared - compared, shared.entered - entered))
+            items.append(item)
+            yield item
+            compared, entered = shared.compared, shared.entered  # (the entered frames have run meanwhile)
+        counts.append((shared.compared - compared, shared.entered - entered))
+        self._recorded_frames.append((key, items, counts))
+
+    def _replaying(self, items: list, counts: list[tuple[int, int]]) -> Iterator[Difference | Enter]:
+        """A recorded frame's items, each after what the frame counted on the way to it."""
+        shared = self._shared
+        for item, (compared, entered) in zip(items, counts):
+            shared.compared += compared
+            shared.entered += entered
+            yield item
+        compared, entered = counts[-1]
+        shared.compared += compared
+        shared.entered += entered
+
+    def keep_frames(self) -> bool:
+        """After a root's walk that had `replays`: whether its differences are those of a walk without them, in
+        which case its frames are kept for the other roots' walks. A replayed frame counts towards the limits
+        what it counted when recorded, where the questions it asked may have been answered already, so a walk
+        that met a limit (or came to one) after replaying is to be made again without them: False."""
+        limited = self._limited or self._shared.limit_met is not None or self._exhausted() is not None
+        if limited:
+            return not self._replayed_any
+        frames = self._replays.frames
+        for key, items, counts in self._recorded_frames:
+            frames.setdefault(key, (items, counts))
+        self._recorded_frames = []
+        return True
 
     def _charge(self, count: int, path: str) -> bool:
         """Count `count` parts about to be compared at `path`, and tell whether the walk may go on. Inside a
@@ -1078,7 +1150,8 @@ class Walker:
         prefix = path + "/properties/"
         old_digests, new_digests = self.old.digests, self.new.digests
         same_format, same, quiet = self._same_format, self._same, self._quiet
-        visited = self._visited if effect is not _NESTED else None
+        # (A frame recorded for other roots' walks yields every pair it meets: theirs have compared others.)
+        visited = self._visited if effect is not _NESTED and self._replays is None else None
         for name, before, after in _property_pairs(old.properties, new.properties):
             if before is not None and after is not None:
                 pair = (id(before), id(after))

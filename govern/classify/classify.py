@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from govern.classify.changes import NEW_DATA, OLD_DATA, Difference, Place, Side, Walker
+from govern.classify.changes import NEW_DATA, OLD_DATA, Difference, Place, Replays, Side, Walker
 from govern.classify.explain import explain_change
 from govern.classify.rules import STRICT_ROLES, SAME_VERSION, VERSION_BUMP, RuleContext, decide, max_decision
 from govern.model.graph import TypeGraph, digest_for_comparison
@@ -105,10 +106,16 @@ def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph]) -> list[R
 
     digest_for_comparison(old_graphs, new_graphs)
     old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
+    # What each root's walk met, replayed for the other roots of the same pair of graphs (see Replays): only
+    # where a pair of graphs has several roots to walk (recording costs a root walked alone a little).
+    pairs_of_sides = Counter((id(old_roots[root_id][0]), id(new_roots[root_id][0]))
+                             for root_id in old_roots.keys() & new_roots.keys())
+    replays = {pair: Replays() for pair, count in pairs_of_sides.items() if count > 1}
     # The walk's tables (pairs compared, places, digests of inline nodes) hold no reference cycle, and reference
     # counting frees them when it ends: a young-generation collection during the walk would only walk them.
     with long_lived():
-        return with_deep_stack(lambda: [classify_root(root_id, old_roots.get(root_id), new_roots.get(root_id))
+        return with_deep_stack(lambda: [classify_root(root_id, old_roots.get(root_id), new_roots.get(root_id),
+                                                      replays)
                                         for root_id in sorted(old_roots.keys() | new_roots.keys())])
 
 
@@ -151,7 +158,10 @@ def with_deep_stack(function: Callable[[], T]) -> T:
     return outcome["value"]
 
 
-def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Side, str, str] | None) -> RootDiff:
+def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Side, str, str] | None,
+                  replays: dict[tuple[int, int], Replays] | None = None) -> RootDiff:
+    """`replays`: what the walks of the roots classified before met, kept by the caller for those after (see
+    `Replays`)."""
     if old is None and new is None:  # pragma: no cover - callers pass at least one side
         raise ValueError(root_id)
     roles = {entry[2] for entry in (old, new) if entry is not None}
@@ -174,7 +184,14 @@ def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Si
         return RootDiff(root_id, UNCHANGED, None, (), old_digest, new_digest)
     differences = framing
     if old_digest != new_digest:
-        differences += Walker(old_side, new_side).differences(Ref(old_key), Ref(new_key))
+        if replays is None or (id(old_side), id(new_side)) not in replays:
+            differences += Walker(old_side, new_side).differences(Ref(old_key), Ref(new_key))
+        else:
+            walker = Walker(old_side, new_side, replays=replays.get((id(old_side), id(new_side))))
+            found = list(walker.differences(Ref(old_key), Ref(new_key)))
+            if not walker.keep_frames():
+                found = list(Walker(old_side, new_side).differences(Ref(old_key), Ref(new_key)))
+            differences += found
     if old_side.graph.inventory_format != new_side.graph.inventory_format:
         differences.append(Difference("", "inventory-format-changed", None, None,
                                       (("new", str(new_side.graph.inventory_format)),
