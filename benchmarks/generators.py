@@ -92,6 +92,15 @@ def changed(document: dict, seed: int = 11) -> dict:
     return result
 
 
+def one_changed(document: dict, seed: int = 17) -> dict:
+    """One type gains an optional property: in a recursive component, every member's digest changes."""
+    rng = random.Random(seed)
+    result = copy.deepcopy(document)
+    schema = result["$defs"][rng.choice(sorted(result["$defs"]))]
+    (schema["allOf"][1] if "allOf" in schema else schema)["properties"]["note"] = {"type": "string"}
+    return result
+
+
 def retargeted(document: dict, seed: int = 13) -> dict:
     """One reference of a recursive component pointed at another member (a `next` of the ring), and one
     optional property added: the pairs of types the comparison meets are no longer of the same name, and

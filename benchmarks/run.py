@@ -12,7 +12,8 @@ clock. Peak memory is the growth of the resident set during the command.
 Cases: `extract` of generated schemas with many named types, acyclic and one large recursive component;
 `diff` between such a schema and its next release, and the same with `--witness`; `diff` of hostile shapes whose
 full comparison is the product of the two graphs (a reference of the recursive component retargeted, a ring of
-types whose content model is the type itself, each gaining a property); `verify` and `record new`
+types whose content model is the type itself, each gaining a property), and `diff --roots all` of the recursive
+component with one type changed (every type a root; up to 1000); `verify` and `record new`
 over generated histories of change records on many roots; the real GitHub REST description, two releases, and
 real schema pairs (CloudFormation resources of two cfn-lint releases, Kubernetes types of two versions), each
 skipped with a message unless fetched into the cache folder (see benchmarks/README.md); start-up and `verify`
@@ -198,11 +199,15 @@ def bench_types(harness: Harness, sizes: list[int]) -> None:
                             [snapshot, source], folder)
 
 
-HOSTILE_CASES = ("diff retargeted", "diff content-model ring")
+HOSTILE_CASES = ("diff retargeted", "diff content-model ring", "diff many roots")
+# Every type of the recursive component a root: each root's walk still enters every pair of the component (its
+# report lists what it reaches, along its own routes), so 10,000 roots would enter 100 million pairs.
+MANY_ROOTS_LARGEST = 1000
 
 
 def bench_hostile(harness: Harness, sizes: list[int]) -> None:
-    """Shapes whose full comparison is the product of the two graphs: the walk's limits keep them linear."""
+    """Shapes whose full comparison is the product of the two graphs: the walk's limits keep them linear. And
+    many roots reaching one recursive component, where it is the product of the roots and the component."""
     print("diff of hostile shapes (two schema files; the full comparison would be quadratic)", flush=True)
 
     def retargeted(size: int) -> tuple[dict, dict]:
@@ -214,19 +219,29 @@ def bench_hostile(harness: Harness, sizes: list[int]) -> None:
         # every type's added property asks a question about a pair of members, inside the last one's
         return generators.ring_of_content_models(size), generators.ring_of_content_models(size, extra=True)
 
-    shapes = dict(zip(HOSTILE_CASES, (retargeted, ring)))
-    for case, make in shapes.items():
+    def many_roots(size: int) -> tuple[dict, dict]:
+        # one type of the component gains a property: every member's digest changes, and every root reaches it
+        document = generators.named_types(size, recursive=True)
+        return document, generators.one_changed(document)
+
+    shapes = {HOSTILE_CASES[0]: (retargeted, []), HOSTILE_CASES[1]: (ring, []),
+              HOSTILE_CASES[2]: (many_roots, ["--roots", "all"])}
+    for case, (make, options) in shapes.items():
         for size in sizes:
+            if case == "diff many roots" and size > MANY_ROOTS_LARGEST:
+                print(f"  {case:<28} {size} types: not measured (each of {size} roots enters every pair of the "
+                      f"component; see RESULTS.md)", flush=True)
+                continue
             folder = harness.cache / f"hostile-{case.split()[1]}-{size}"
             old, new = folder / "old.json", folder / "new.json"
             if not (folder / ".complete").is_file():
-                print(f"  (generating {case.split()[1]} of {size} types, once)", flush=True)
+                print(f"  (generating {case.split(maxsplit=1)[1]} of {size} types, once)", flush=True)
                 before, after = make(size)
                 generators.write_json(old, before)
                 generators.write_json(new, after)
                 (folder / ".complete").write_text("", encoding="utf-8")
-            harness.measure(case, f"{size} types", ["diff", "--format", "json", old.name, new.name], [old, new],
-                            folder)
+            harness.measure(case, f"{size} types", ["diff", "--format", "json", *options, old.name, new.name],
+                            [old, new], folder)
 
 
 def _history(harness: Harness, roots: int, records: int) -> Path:
