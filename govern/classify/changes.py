@@ -119,6 +119,8 @@ class Side:
                                                                        compare=False)
     _discriminators: dict[tuple[int | str, str], tuple[Node, tuple[str, ...] | None]] = field(
         default_factory=dict, repr=False, compare=False)
+    # The named type each key reads (see `named_key`), asked once per pair entered by every root's walk.
+    _named_keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, graph: TypeGraph) -> "Side":
@@ -174,10 +176,14 @@ class Side:
 
     def named_key(self, key: str) -> str:
         """The named type whose structure a reference to `key` reads: past types that only refer to another."""
-        seen = 0
+        known = self._named_keys.get(key)
+        if known is not None:
+            return known
+        asked, seen = key, 0
         while isinstance(self.graph.types[key].node, Ref) and seen < 1000:
             key = self.graph.types[key].node.target
             seen += 1
+        self._named_keys[asked] = key
         return key
 
     def resolve(self, node: Node) -> Node:
@@ -663,8 +669,9 @@ class Replays:
     __slots__ = ("frames",)
 
     def __init__(self) -> None:
-        # (old key, new key, names guarded, route's effect, at the top) -> (items, counts per item)
-        self.frames: dict[tuple, tuple[list, list[tuple[int, int]]]] = {}
+        # (old key, new key, names guarded, route's effect, at the top) -> (items, what the frame counted towards
+        # the limit of what is compared, and towards the pair limit)
+        self.frames: dict[tuple, tuple[list, int, int]] = {}
 
 
 class Walker:
@@ -674,7 +681,7 @@ class Walker:
         self.new = new
         # Frames yielded by the walks of other roots (see Replays), and those this walk records for them.
         self._replays = replays
-        self._recorded_frames: list[tuple[tuple, list, list[tuple[int, int]]]] = []
+        self._recorded_frames: list[tuple[tuple, list, int, int]] = []
         self._replayed_any = False
         # (the walks this one runs share its limits: `limits` is (pair limit, limit of what is compared); the
         # latter counts the graphs' nodes only once the floor is passed, see `_exhausted`)
@@ -788,8 +795,13 @@ class Walker:
                         entered_walk = self._recording(
                             self._compare_entered(item.old, item.new, entered_effect), frame_key)
                     else:
+                        # What the frame counted in all is counted as it starts: the walk meets a limit no later
+                        # than counting it item by item would (and a walk that meets one is made again).
                         self._replayed_any = True
-                        entered_walk = self._replaying(*recorded)
+                        items, shared_compared, shared_entered = recorded
+                        shared.compared += shared_compared
+                        shared.entered += shared_entered
+                        entered_walk = iter(items)
                 frames.append((entered_walk, entered,
                                _Context.within(transforms, inherited) if transforms else inherited,
                                _Context.within(_without_alternatives(transforms), inherited) if transforms
@@ -809,43 +821,35 @@ class Walker:
             yield self._limit_reached("", old, new, self._shared.limit_met)
 
     def _recording(self, walk: Iterator[Difference | Enter], key: tuple) -> Iterator[Difference | Enter]:
-        """`walk`, a frame's, with what it yields and what it counts towards the limits on the way to each item
-        (its own comparisons and questions; not those of the frames it enters, nor the walk's per difference),
-        noted for other roots' walks once it has run to its end."""
+        """`walk`, a frame's, with what it yields and what it counts towards the limits (its own comparisons and
+        questions; not those of the frames it enters, nor the walk's per difference), noted for other roots'
+        walks once it has run to its end."""
         shared = self._shared
         items: list = []
-        counts: list[tuple[int, int]] = []
-        compared, entered = shared.compared, shared.entered
+        compared = entered = 0
+        before_compared, before_entered = shared.compared, shared.entered
         for item in walk:
-            counts.append((shared.compared - compared, shared.entered - entered))
+            compared += shared.compared - before_compared
+            entered += shared.entered - before_entered
             items.append(item)
             yield item
-            compared, entered = shared.compared, shared.entered  # (the entered frames have run meanwhile)
-        counts.append((shared.compared - compared, shared.entered - entered))
-        self._recorded_frames.append((key, items, counts))
-
-    def _replaying(self, items: list, counts: list[tuple[int, int]]) -> Iterator[Difference | Enter]:
-        """A recorded frame's items, each after what the frame counted on the way to it."""
-        shared = self._shared
-        for item, (compared, entered) in zip(items, counts):
-            shared.compared += compared
-            shared.entered += entered
-            yield item
-        compared, entered = counts[-1]
-        shared.compared += compared
-        shared.entered += entered
+            before_compared, before_entered = shared.compared, shared.entered  # (entered frames ran meanwhile)
+        compared += shared.compared - before_compared
+        entered += shared.entered - before_entered
+        self._recorded_frames.append((key, items, compared, entered))
 
     def keep_frames(self) -> bool:
         """After a root's walk that had `replays`: whether its differences are those of a walk without them, in
         which case its frames are kept for the other roots' walks. A replayed frame counts towards the limits
-        what it counted when recorded, where the questions it asked may have been answered already, so a walk
-        that met a limit (or came to one) after replaying is to be made again without them: False."""
+        what it counted when recorded (all of it as it starts, where the questions it asked may have been
+        answered for another frame first), so a walk that met a limit (or came to one) after replaying is to
+        be made again without them: False."""
         limited = self._limited or self._shared.limit_met is not None or self._exhausted() is not None
         if limited:
             return not self._replayed_any
         frames = self._replays.frames
-        for key, items, counts in self._recorded_frames:
-            frames.setdefault(key, (items, counts))
+        for key, items, compared, entered in self._recorded_frames:
+            frames.setdefault(key, (items, compared, entered))
         self._recorded_frames = []
         return True
 
