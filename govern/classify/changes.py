@@ -119,6 +119,9 @@ class Side:
                                                                        compare=False)
     _discriminators: dict[tuple[int | str, str], tuple[Node, tuple[str, ...] | None]] = field(
         default_factory=dict, repr=False, compare=False)
+    # Whether a node rejects names other intersection operands admit (see `guards_names`), by identity
+    # (references by their target's key).
+    _guards: dict[int | str, tuple[Node, bool]] = field(default_factory=dict, repr=False, compare=False)
     # The named type each key reads (see `named_key`), asked once per pair entered by every root's walk.
     _named_keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
@@ -398,6 +401,17 @@ def restricts_names(constraints) -> bool:
 
 def guards_names(side: "Side", node: Node) -> bool:
     """Whether an intersection operand rejects names the other operands declare or admit."""
+    # Kept per node (a reference's answer by its target's key): every intersection naming a type asks again,
+    # and unions of intersections of one chain of types reach each type along two routes per level
+    # (twenty levels asked a million times).
+    key = node.target if node.__class__ is Ref else id(node)
+    known = side._guards.get(key)
+    if known is None:
+        known = side._guards[key] = (node, _guards_names(side, node))
+    return known[1]
+
+
+def _guards_names(side: "Side", node: Node) -> bool:
     node = side.resolve(node)
     if isinstance(node, Object):
         return content_model_name(node.additional) != "open" or restricts_names(node.constraints)
@@ -452,12 +466,23 @@ def json_types(side: Side, node: Node) -> frozenset[str]:
     known = side._types.get(key)
     if known is not None:
         return known[1]
-    found = _json_types(side, node, 0)
+    found = _json_types(side, node, 0, {})
     side._types[key] = (node, found)
     return found
 
 
-def _json_types(side: Side, node: Node, depth: int) -> frozenset[str]:
+def _json_types(side: Side, node: Node, depth: int, told: dict) -> frozenset[str]:
+    """`told`: the answers of this question so far, by node (a reference's by its target's key) and depth
+    (below 64 levels the answer is cut short, so it depends on the depth too): a chain of types reached along
+    two routes per level would otherwise be asked a number of times doubling with every level."""
+    key = (node.target if node.__class__ is Ref else id(node), depth)
+    known = told.get(key)
+    if known is None:
+        known = told[key] = (node, _json_types_at(side, node, depth, told))
+    return known[1]
+
+
+def _json_types_at(side: Side, node: Node, depth: int, told: dict) -> frozenset[str]:
     node = side.resolve(node)
     if depth > 64:
         return _ALL_TYPES
@@ -475,12 +500,12 @@ def _json_types(side: Side, node: Node, depth: int) -> frozenset[str]:
     if isinstance(node, Union):
         found: frozenset[str] = frozenset()
         for alternative in node.alternatives:
-            found |= _json_types(side, alternative.node, depth + 1)
+            found |= _json_types(side, alternative.node, depth + 1, told)
         return found
     if isinstance(node, Intersection):
         found = _ALL_TYPES
         for operand in node.operands:
-            found &= _json_types(side, operand, depth + 1)
+            found &= _json_types(side, operand, depth + 1, told)
         return found
     if isinstance(node, Opaque):
         excluded = dict(node.constraints).get("not-type")
@@ -640,7 +665,7 @@ class _Shared:
     (a 4-type ring did not end in a minute), and told apart, a ring of n types asks n^2 different questions.
     One count for the whole family keeps it within the walk's limit."""
 
-    __slots__ = ("entered", "compared", "breaks", "asking", "limit_met")
+    __slots__ = ("entered", "compared", "breaks", "asking", "limit_met", "unasked_compared", "unasked_entered")
 
     def __init__(self) -> None:
         # Pairs of named types entered, or compared in place with a union's alternative, and questions of
@@ -649,7 +674,13 @@ class _Shared:
         self.compared = 0  # what every walk of the family compared (see COMPARED_PER_NODE)
         # The answers given, by the nodes' identities, with the nodes (so their ids stay theirs): an answer
         # depends on the pair alone, and the same pair is asked at every place a type recurs.
-        self.breaks: dict[tuple[int, int], tuple[Node, Node, tuple[str, ...]]] = {}
+        # (With what answering each cost, in all: see `unasked_compared`.)
+        self.breaks: dict[tuple[int, int], tuple[Node, Node, tuple[str, ...], int, int]] = {}
+        # What the answers taken from `breaks` cost when they were first given (their walks, and the answers
+        # those took from `breaks` in turn), counted apart from the limits: what a frame recorded for other
+        # roots' walks (see Replays) would have counted had it asked each question itself.
+        self.unasked_compared = 0
+        self.unasked_entered = 0
         # The questions being answered, one inside the other (the walks run to their end where they are asked).
         self.asking: set[tuple[Node, Node]] = set()
         # Which limit a walk of the family first met, leaving something uncompared (`_PAIRS`, `_NESTING` or
@@ -792,11 +823,10 @@ class Walker:
                     frame_key = (item.old.target, item.new.target, item.guarded, entered_effect, entered.at_top)
                     recorded = replays.frames.get(frame_key)
                     if recorded is None:
-                        entered_walk = self._recording(
-                            self._compare_entered(item.old, item.new, entered_effect), frame_key)
+                        entered_walk = self._recording(item.old, item.new, entered_effect, frame_key)
                     else:
                         # What the frame counted in all is counted as it starts: the walk meets a limit no later
-                        # than counting it item by item would (and a walk that meets one is made again).
+                        # than its own walk would (and a walk that meets one is made again, see `keep_frames`).
                         self._replayed_any = True
                         items, shared_compared, shared_entered = recorded
                         shared.compared += shared_compared
@@ -820,30 +850,38 @@ class Walker:
             self._limited = self._told_plainly = True
             yield self._limit_reached("", old, new, self._shared.limit_met)
 
-    def _recording(self, walk: Iterator[Difference | Enter], key: tuple) -> Iterator[Difference | Enter]:
-        """`walk`, a frame's, with what it yields and what it counts towards the limits (its own comparisons and
-        questions; not those of the frames it enters, nor the walk's per difference), noted for other roots'
-        walks once it has run to its end."""
+    def _recording(self, old: Ref, new: Ref, effect: tuple | None, key: tuple) -> Iterator[Difference | Enter]:
+        """The walk of an entered pair (`_compare_entered`), with what it yields and what it would count towards
+        the limits in a walk of its own, noted for other roots' walks once it has run to its end: what it
+        counts itself (as it is made, too), each answer it takes from those given before at what giving it
+        cost, and for each difference what the walk counts beyond one (its path's length, inside a comparison
+        in place). Not what the frames it enters count, nor the walk's one per difference. A replay counts all
+        of that as it starts, so it counts no less, at any point, than the walk of the root alone would."""
         shared = self._shared
         items: list = []
         compared = entered = 0
-        before_compared, before_entered = shared.compared, shared.entered
-        for item in walk:
-            compared += shared.compared - before_compared
-            entered += shared.entered - before_entered
+        before_compared = shared.compared + shared.unasked_compared
+        before_entered = shared.entered + shared.unasked_entered
+        for item in self._compare_entered(old, new, effect):
+            compared += shared.compared + shared.unasked_compared - before_compared
+            entered += shared.entered + shared.unasked_entered - before_entered
+            if self._in_place_depth and item.__class__ is not Enter:
+                compared += len(item.path) >> 5  # (the walk counts it when the item reaches it)
             items.append(item)
             yield item
-            before_compared, before_entered = shared.compared, shared.entered  # (entered frames ran meanwhile)
-        compared += shared.compared - before_compared
-        entered += shared.entered - before_entered
+            # (the entered frames ran meanwhile)
+            before_compared = shared.compared + shared.unasked_compared
+            before_entered = shared.entered + shared.unasked_entered
+        compared += shared.compared + shared.unasked_compared - before_compared
+        entered += shared.entered + shared.unasked_entered - before_entered
         self._recorded_frames.append((key, items, compared, entered))
 
     def keep_frames(self) -> bool:
         """After a root's walk that had `replays`: whether its differences are those of a walk without them, in
-        which case its frames are kept for the other roots' walks. A replayed frame counts towards the limits
-        what it counted when recorded (all of it as it starts, where the questions it asked may have been
-        answered for another frame first), so a walk that met a limit (or came to one) after replaying is to
-        be made again without them: False."""
+        which case its frames are kept for the other roots' walks. A replayed frame counts towards the limits, as
+        it starts, at least what it would count in the root's own walk (see `_recording`), so a walk with
+        replays that met no limit is the root's own walk; one that met a limit (or came to one) after replaying
+        is to be made again without them: False."""
         limited = self._limited or self._shared.limit_met is not None or self._exhausted() is not None
         if limited:
             return not self._replayed_any
@@ -1293,6 +1331,8 @@ class Walker:
             return (OLD_DATA, NEW_DATA)
         told = shared.breaks.get((id(old), id(new)))
         if told is not None:
+            shared.unasked_compared += told[3]
+            shared.unasked_entered += told[4]
             return told[2]
         # Past a limit the question is not walked: both ways, and the walk that started the family says why.
         if self._exhausted() is not None:
@@ -1300,6 +1340,7 @@ class Walker:
         if len(shared.asking) >= QUESTIONS_NESTED:
             shared.limit_met = shared.limit_met or _NESTING
             return (OLD_DATA, NEW_DATA)
+        compared, entered = shared.compared + shared.unasked_compared, shared.entered + shared.unasked_entered
         shared.entered += 1
         shared.asking.add((old, new))
         found: tuple[str, ...] = ()
@@ -1313,7 +1354,9 @@ class Walker:
             shared.asking.discard((old, new))
         # (An answer found while an enclosing question was taken to break both ways can only say more than the
         # full answer, never less, so it is kept as well.)
-        shared.breaks[(id(old), id(new))] = (old, new, found)
+        shared.breaks[(id(old), id(new))] = (old, new, found,
+                                             shared.compared + shared.unasked_compared - compared,
+                                             shared.entered + shared.unasked_entered - entered)
         return found
 
     def _pattern_breaks(self, pattern: str, other: Object, node: Node, added: bool) -> tuple[str, ...]:
@@ -1781,14 +1824,33 @@ def _exclusive(difference: Difference) -> Difference:
 def _under_applicator(keyword: str, label: str):
     """What an applicator makes of a difference below it. No rule proves a change under an applicator
     same-version; its direction follows the keyword: `not` reverses it, `if` decides between branches (both
-    ways), the others keep it."""
+    ways), the others keep it. Past `APPLICATORS_NAMED` applicators one inside the other, the outer ones are
+    counted (`APPLICATORS_BEYOND`), no longer named."""
     def wrap(difference: Difference) -> Difference:
         breaks = flip(difference.breaks) if keyword == "not" else \
             (OLD_DATA, NEW_DATA) if label == "if" else difference.breaks
+        if difference.kind == "applicator-changed" and _applicators_named(difference.args) >= APPLICATORS_NAMED:
+            args = dict(difference.args)
+            args[APPLICATORS_BEYOND] = str(int(args.get(APPLICATORS_BEYOND, "0")) + 1)
+            return Difference(difference.path, "applicator-changed", difference.old, difference.new,
+                              tuple(sorted(args.items())), breaks)
         return Difference(difference.path, "applicator-changed", difference.old, difference.new,
                           wrapped_args(difference.args, keyword=keyword, inner=difference.kind), breaks)
 
     return wrap
+
+
+# How many applicators (`not`, `if`, ...) one inside the other a difference's arguments name. Each names its
+# keyword and the kind it wraps, and every deeper one's names take one more `inner_` prefix, so naming them all
+# costs the square of their number: a difference under a thousand `not`s (each a named type's property) held
+# gigabytes, and telling it recursed past the interpreter's limit. Beyond this many, the outer ones are counted.
+APPLICATORS_NAMED = 32
+APPLICATORS_BEYOND = "applicators_beyond"
+
+
+def _applicators_named(args: tuple[tuple[str, str], ...]) -> int:
+    """How many applicators the arguments of an `applicator-changed` difference name (`inner`, `inner_inner`, ...)."""
+    return sum(1 for name, _ in args if name.endswith("inner") and name.replace(INNER_PREFIX, "") == "inner")
 
 
 def _primitive_type(node: Node) -> str | None:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Callable
 
-from govern.classify.changes import INNER_PREFIX
+from govern.classify.changes import APPLICATORS_BEYOND, INNER_PREFIX
 from govern.terms import term, value_term
 
 LANGUAGES = ("en", "zh")
@@ -394,7 +394,11 @@ def _applicator_changed(args: Arguments) -> Sentence:
         if inner == "operand-added":
             return Sentence(f"{keyword} entry {entry} added", f"新增 {keyword} 条目 {entry}")
         return Sentence(f"{keyword} entry {entry} removed", f"删除 {keyword} 条目 {entry}")
-    wrapped = SENTENCES[inner](_unwrapped(args, "keyword", "inner"))
+    wrapped = SENTENCES[inner](_unwrapped(args, "keyword", "inner", APPLICATORS_BEYOND))
+    beyond = args.get(APPLICATORS_BEYOND)
+    if beyond is not None:  # the outermost applicators, counted, not named (see APPLICATORS_NAMED)
+        return Sentence(f"under {beyond} more applicators, then under {keyword}: {wrapped.en}",
+                        f"在另外 {beyond} 层应用关键字之内，在 {keyword} 中：{wrapped.zh}")
     return Sentence(f"under {keyword}: {wrapped.en}", f"在 {keyword} 中：{wrapped.zh}")
 
 

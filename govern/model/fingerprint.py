@@ -795,6 +795,9 @@ def _children(plan: tuple) -> list[int]:
     return [slot for slot, _ in head if slot.__class__ is int]  # _SORTED_ALTERNATIVES
 
 
+_PLACES_WRITTEN = 16  # constant entries beside the one varying entry for which every text is written at once
+
+
 def _sorted_plan(node: Union | Intersection, slot_of: Callable[[Node], str | int], memo: _Memo, read: set[int],
                  size: int) -> str | tuple:
     """A union's or an intersection's plan (see _Rounds), or its digest when it reaches no member: its form
@@ -828,9 +831,11 @@ def _sorted_plan(node: Union | Intersection, slot_of: Callable[[Node], str | int
     varying = [(slot, lead.encode("ascii"), suffix.encode("ascii")) for slot, lead, suffix in entries
                if slot.__class__ is int]
     head_bytes, tail_bytes = memo.prefix.encode("utf-8") + head.encode("utf-8"), tail.encode("utf-8")
-    if len(varying) == 1:
+    if len(varying) == 1 and len(fixed) <= _PLACES_WRITTEN:
         # One entry changes (a member or null, say): its place among the others is where it sorts in,
-        # and the text for each place is written once.
+        # and the text for each place is written once. (Among many others, each text would hold them all,
+        # the square of the union in all: a member among thousands of constant alternatives is placed
+        # among them as each round writes it, as below.)
         texts = [head_bytes.replace(b"%", b"%%") + b",".join(fixed[:place] + [b"%s"] + fixed[place:])
                  + tail_bytes.replace(b"%", b"%%") for place in range(len(fixed) + 1)]
         return _ONE_ENTRY, (fixed, texts), varying[0]

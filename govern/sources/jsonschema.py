@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from fnmatch import fnmatchcase
 from functools import lru_cache
@@ -1505,7 +1506,7 @@ def _distinct(items) -> list:
     kinds = [_coarse_kind(item) for item in items]
     if len(set(kinds)) == len(kinds):
         return items
-    repeated_kinds = {kind for kind in kinds if kinds.count(kind) > 1}
+    repeated_kinds = {kind for kind, count in Counter(kinds).items() if count > 1}  # (a count per kind: linear)
     seen: set = set()
     distinct = []
     for item, kind in zip(items, kinds):

@@ -1,0 +1,122 @@
+"""Questions the walk asks about a node (whether it guards names, which JSON types it admits, whether a pattern
+matches a name) are answered once per node, and a difference under many applicators stays small.
+
+Each shape here was found slow or crashing: the answers were computed anew along every route, so a chain of
+types reached along two routes per level was asked a number of times doubling with every level (24 levels:
+18 s); a difference under a thousand `not`s named every one of them, its arguments growing with the square
+of the depth, and telling it recursed past the interpreter's limit (a traceback); more patterns than the
+regular expression engines cache were compiled again at every search (600 patterns, 600 names: 44 s).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from govern import patterns
+from govern.classify import changes
+from govern.cli import cli
+
+
+def _diff(tmp_path: Path, old: dict, new: dict) -> dict:
+    (tmp_path / "old.json").write_text(json.dumps(old), encoding="utf-8")
+    (tmp_path / "new.json").write_text(json.dumps(new), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["diff", "--format", "json", str(tmp_path / "old.json"),
+                                      str(tmp_path / "new.json")])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def _two_routes(levels: int, changed: bool, root: dict) -> dict:
+    """T0 .. T(levels-1), each reaching the next along two routes: plainly, and through an intersection."""
+    defs = {}
+    for index in range(levels):
+        following = {"$ref": f"#/$defs/T{index + 1}"}
+        defs[f"T{index}"] = {"anyOf": [following, {"allOf": [following, {"type": "object"}]}]}
+    defs[f"T{levels}"] = {"type": "object", "properties": {"x": {"type": "string"}}}
+    return {**root, "$defs": defs}
+
+
+def test_whether_an_operand_guards_names_is_asked_once_per_type(tmp_path: Path, monkeypatch):
+    asked = []
+    guards = changes._guards_names
+    monkeypatch.setattr(changes, "_guards_names", lambda side, node: asked.append(node) or guards(side, node))
+
+    def document(changed: bool) -> dict:
+        root = {"allOf": [{"$ref": "#/$defs/T0"},
+                          {"type": "object", "properties": {"v": {"type": "integer" if changed else "string"}}}],
+                "unevaluatedProperties": False}
+        return _two_routes(40, changed, root)
+
+    found = _diff(tmp_path, document(False), document(True))
+    assert [change["kind"] for change in found["roots"][0]["changes"]] == ["type-changed"]
+    # 40 levels, two routes each: answered per node (each type, each inline node), not per route (2^40)
+    assert len(asked) < 300
+
+
+def test_which_json_types_a_node_admits_is_asked_once_per_node_and_depth(tmp_path: Path, monkeypatch):
+    asked = []
+    types_at = changes._json_types_at
+    monkeypatch.setattr(changes, "_json_types_at",
+                        lambda side, node, depth, told: asked.append(node) or types_at(side, node, depth, told))
+
+    def document(widened: bool) -> dict:
+        alternatives = [{"$ref": "#/$defs/T0"}, {"type": "string"}] + ([{"type": "number"}] if widened else [])
+        return _two_routes(40, False, {"type": "object", "properties": {"v": {"oneOf": alternatives}}})
+
+    found = _diff(tmp_path, document(False), document(True))
+    assert [change["kind"] for change in found["roots"][0]["changes"]] == ["alternative-added"]
+    # Each node (four per level) at each depth it is reached at, which the answer depends on below the cut at
+    # 64 levels: linear in the chain, where every route (2^40) was asked before.
+    assert len(asked) <= 4 * 41 * 66
+
+
+def _under_nots(levels: int, changed: bool) -> dict:
+    defs = {f"N{index}": {"type": "object", "properties": {"a": {"not": {"$ref": f"#/$defs/N{index + 1}"}}}}
+            for index in range(levels)}
+    defs[f"N{levels}"] = {"type": "integer" if changed else "string"}
+    return {"$ref": "#/$defs/N0", "$defs": defs}
+
+
+def test_a_difference_under_many_applicators_names_the_innermost_and_counts_the_others(tmp_path: Path):
+    found = _diff(tmp_path, _under_nots(1000, False), _under_nots(1000, True))
+    [change] = found["roots"][0]["changes"]
+    assert change["kind"] == "applicator-changed"
+    named = [name for name in change["args"] if name.replace("inner_", "") == "inner"]
+    assert len(named) == changes.APPLICATORS_NAMED
+    assert change["args"]["applicators_beyond"] == str(1000 - changes.APPLICATORS_NAMED)
+    # a thousand `not`s reverse a type change's direction an even number of times: both ways all the same
+    assert change["breaks"] == ["old-data-new-readers", "new-data-old-readers"]
+    assert change["text"]["en"].startswith(f"under {1000 - changes.APPLICATORS_NAMED} more applicators, then under not: ")
+    assert change["text"]["en"].count("under not: ") == changes.APPLICATORS_NAMED
+    assert "层应用关键字之内" in change["text"]["zh"]
+
+
+def test_a_difference_under_few_applicators_names_each_of_them(tmp_path: Path):
+    found = _diff(tmp_path, _under_nots(3, False), _under_nots(3, True))
+    [change] = found["roots"][0]["changes"]
+    assert "applicators_beyond" not in change["args"]
+    assert change["text"]["en"].startswith("under not: under not: under not: ")
+
+
+def test_each_pattern_is_compiled_once_however_many_names_it_is_searched_in(tmp_path: Path, monkeypatch):
+    import regex
+
+    compiled = []
+    compile_ = regex.compile
+    monkeypatch.setattr(regex, "compile", lambda pattern, *rest, **options: compiled.append(pattern)
+                        or compile_(pattern, *rest, **options))
+    monkeypatch.setattr(patterns, "_compiled", {})
+    count = 700  # more patterns than `re` and `regex` keep compiled
+
+    def document(named: bool) -> dict:
+        schema = {"type": "object", "patternProperties": {f"^x{index}_": {"type": "string"} for index in range(count)}}
+        if named:
+            schema["properties"] = {f"p{index}": {"type": "string"} for index in range(count)}
+        return schema
+
+    found = _diff(tmp_path, document(False), document(True))
+    assert len(found["roots"][0]["changes"]) == count
+    assert sorted(compiled) == sorted({f"^x{index}_" for index in range(count)})
