@@ -46,19 +46,47 @@ def reports_errors(command: F) -> F:
 
 
 def echo_pieces(pieces: Iterable[str], batch: int = 1 << 16) -> None:
-    """Print text made a piece at a time (a report of any size), about `batch` characters per write: never
-    held whole."""
-    held: list[str] = []
-    size = 0
-    for piece in pieces:
-        held.append(piece)
-        size += len(piece)
-        if size >= batch:
-            click.echo("".join(held), nl=False)
-            held.clear()
-            size = 0
-    if held:
-        click.echo("".join(held), nl=False)
+    """Print text made a piece at a time (a report of any size), never held whole, and all or nothing: the
+    pieces are spooled (in memory up to `SPOOLED_IN_MEMORY` bytes, then to a temporary file), and printed once
+    the last is made, so a failure while making them leaves nothing on standard output but what the error
+    handler writes there. A reader that stops reading (`| head`) ends the printing quietly: the command ends
+    with its own exit status."""
+    import tempfile
+
+    with tempfile.SpooledTemporaryFile(max_size=SPOOLED_IN_MEMORY, mode="w+", encoding="utf-8",
+                                       newline="") as spool:
+        held: list[str] = []
+        size = 0
+        for piece in pieces:
+            held.append(piece)
+            size += len(piece)
+            if size >= batch:
+                spool.write("".join(held))
+                held.clear()
+                size = 0
+        spool.write("".join(held))
+        spool.seek(0)
+        try:
+            while text := spool.read(batch):
+                click.echo(text, nl=False)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _quiet_stdout()
+
+
+SPOOLED_IN_MEMORY = 1 << 24
+
+
+def _quiet_stdout() -> None:
+    """After the reader of standard output went away: what is still buffered goes nowhere (not to an error at
+    exit), as the standard library's documentation on SIGPIPE advises."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - a standard output without a descriptor (tests)
+        pass
 
 
 def _machine_format(options: dict[str, Any]) -> str | None:

@@ -128,3 +128,37 @@ def test_graphs_of_several_sources_keep_their_frames_apart(tmp_path: Path):
     assert _report(together) == _report(sorted(alone, key=lambda result: result.root))
     assert {change.location for result in together for change in result.changes} == {
         "T11#/properties/note", "T5#/properties/note"}
+
+
+def _flip_graphs(tmp_path: Path, chain: int, added: int) -> tuple[TypeGraph, TypeGraph]:
+    """F gains `added` optional properties, each asking which ways it breaks (a walk of its own). Root A reaches
+    F under `not` and then plainly, the second time taking each answer from the first; root B reaches F plainly
+    at the end of a chain of `chain` types, asking each question itself when walked alone."""
+    graphs = []
+    for name in ("old", "new"):
+        properties: dict = {"x": {"type": "string"}}
+        if name == "new":
+            properties.update({f"y{index:05d}": {"type": "string", "maxLength": index + 1} for index in range(added)})
+        defs = {"F": {"type": "object", "properties": properties},
+                "A": {"type": "object", "properties": {"a": {"not": {"$ref": "#/$defs/F"}}, "b": {"$ref": "#/$defs/F"}}},
+                "B": {"type": "object", "properties": {"n": {"$ref": "#/$defs/C0"}}}}
+        for index in range(chain):
+            following = f"#/$defs/C{index + 1}" if index + 1 < chain else "#/$defs/F"
+            defs[f"C{index}"] = {"type": "object", "properties": {"n": {"$ref": following}}}
+        path = tmp_path / f"{name}.schema.json"
+        path.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}),
+                        encoding="utf-8")
+        graphs.append(load_jsonschema("s", path, {"A": ("#/$defs/A", "record"), "B": ("#/$defs/B", "record")},
+                                      tmp_path))
+    return graphs[0], graphs[1]
+
+
+def test_a_replayed_frame_counts_the_answers_it_took_from_others_as_if_it_asked_them(tmp_path: Path):
+    """A's plain frame of F took its answers from A's frame of F under `not`, so it counted nothing for them when
+    recorded. Replayed for B, it must still count them: B alone asks them itself and meets the pair limit
+    (a version-bump), which counting nothing for them would hide (a same-version)."""
+    old, new = _flip_graphs(tmp_path, 50, 1190)
+    together, alone = classify([old], [new]), _alone(old, new)
+    assert [result.decision for result in alone] == ["version-bump", "version-bump"]
+    assert any(change.kind == "comparison-limit-reached" for change in alone[1].changes)
+    assert _report(together) == _report(alone)
