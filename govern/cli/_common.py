@@ -74,7 +74,7 @@ def echo_pieces(pieces: Iterable[str], batch: int = 1 << 16) -> None:
             _quiet_stdout()
 
 
-SPOOLED_IN_MEMORY = 1 << 24
+SPOOLED_IN_MEMORY = 1 << 20  # (a report larger than this goes to a temporary file: memory stays a few times the input)
 
 
 def _quiet_stdout() -> None:
