@@ -665,7 +665,8 @@ class _Shared:
     (a 4-type ring did not end in a minute), and told apart, a ring of n types asks n^2 different questions.
     One count for the whole family keeps it within the walk's limit."""
 
-    __slots__ = ("entered", "compared", "breaks", "asking", "limit_met", "unasked_compared", "unasked_entered")
+    __slots__ = ("entered", "compared", "breaks", "asking", "limit_met", "unasked_compared", "unasked_entered",
+                 "cut_short")
 
     def __init__(self) -> None:
         # Pairs of named types entered, or compared in place with a union's alternative, and questions of
@@ -674,13 +675,18 @@ class _Shared:
         self.compared = 0  # what every walk of the family compared (see COMPARED_PER_NODE)
         # The answers given, by the nodes' identities, with the nodes (so their ids stay theirs): an answer
         # depends on the pair alone, and the same pair is asked at every place a type recurs.
-        # (With what answering each cost, in all: see `unasked_compared`.)
-        self.breaks: dict[tuple[int, int], tuple[Node, Node, tuple[str, ...], int, int]] = {}
+        # (With what answering each cost, in all, see `unasked_compared`, and whether that depends on where it
+        # was asked, see `cut_short`.)
+        self.breaks: dict[tuple[int, int], tuple[Node, Node, tuple[str, ...], int, int, bool]] = {}
         # What the answers taken from `breaks` cost when they were first given (their walks, and the answers
         # those took from `breaks` in turn), counted apart from the limits: what a frame recorded for other
         # roots' walks (see Replays) would have counted had it asked each question itself.
         self.unasked_compared = 0
         self.unasked_entered = 0
+        # How often a question was answered at once because it was being answered further out (or an answer so
+        # given was taken again): what such an answer costs depends on where it was asked, so a frame whose
+        # walk met one counts no fixed cost, and is not replayed for other roots.
+        self.cut_short = 0
         # The questions being answered, one inside the other (the walks run to their end where they are asked).
         self.asking: set[tuple[Node, Node]] = set()
         # Which limit a walk of the family first met, leaving something uncompared (`_PAIRS`, `_NESTING` or
@@ -862,9 +868,12 @@ class Walker:
         compared = entered = 0
         before_compared = shared.compared + shared.unasked_compared
         before_entered = shared.entered + shared.unasked_entered
+        # (and whether it met an answer cut short, see `_Shared.cut_short`: then it is not kept)
+        cut_short, before_cut_short = 0, shared.cut_short
         for item in self._compare_entered(old, new, effect):
             compared += shared.compared + shared.unasked_compared - before_compared
             entered += shared.entered + shared.unasked_entered - before_entered
+            cut_short += shared.cut_short - before_cut_short
             if self._in_place_depth and item.__class__ is not Enter:
                 compared += len(item.path) >> 5  # (the walk counts it when the item reaches it)
             items.append(item)
@@ -872,9 +881,12 @@ class Walker:
             # (the entered frames ran meanwhile)
             before_compared = shared.compared + shared.unasked_compared
             before_entered = shared.entered + shared.unasked_entered
+            before_cut_short = shared.cut_short
         compared += shared.compared + shared.unasked_compared - before_compared
         entered += shared.entered + shared.unasked_entered - before_entered
-        self._recorded_frames.append((key, items, compared, entered))
+        cut_short += shared.cut_short - before_cut_short
+        if not cut_short:
+            self._recorded_frames.append((key, items, compared, entered))
 
     def keep_frames(self) -> bool:
         """After a root's walk that had `replays`: whether its differences are those of a walk without them, in
@@ -1328,11 +1340,13 @@ class Walker:
         if shared.asking and (old, new) in shared.asking:
             # Asked again while answering it (a type whose content model holds the type itself, one side a
             # union of it): the answer would ask again without end. Both ways, as far as anyone can prove.
+            shared.cut_short += 1
             return (OLD_DATA, NEW_DATA)
         told = shared.breaks.get((id(old), id(new)))
         if told is not None:
             shared.unasked_compared += told[3]
             shared.unasked_entered += told[4]
+            shared.cut_short += told[5]
             return told[2]
         # Past a limit the question is not walked: both ways, and the walk that started the family says why.
         if self._exhausted() is not None:
@@ -1341,6 +1355,7 @@ class Walker:
             shared.limit_met = shared.limit_met or _NESTING
             return (OLD_DATA, NEW_DATA)
         compared, entered = shared.compared + shared.unasked_compared, shared.entered + shared.unasked_entered
+        cut_short = shared.cut_short
         shared.entered += 1
         shared.asking.add((old, new))
         found: tuple[str, ...] = ()
@@ -1356,7 +1371,8 @@ class Walker:
         # full answer, never less, so it is kept as well.)
         shared.breaks[(id(old), id(new))] = (old, new, found,
                                              shared.compared + shared.unasked_compared - compared,
-                                             shared.entered + shared.unasked_entered - entered)
+                                             shared.entered + shared.unasked_entered - entered,
+                                             shared.cut_short != cut_short)
         return found
 
     def _pattern_breaks(self, pattern: str, other: Object, node: Node, added: bool) -> tuple[str, ...]:

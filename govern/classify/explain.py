@@ -397,7 +397,8 @@ def _applicator_changed(args: Arguments) -> Sentence:
     wrapped = SENTENCES[inner](_unwrapped(args, "keyword", "inner", APPLICATORS_BEYOND))
     beyond = args.get(APPLICATORS_BEYOND)
     if beyond is not None:  # the outermost applicators, counted, not named (see APPLICATORS_NAMED)
-        return Sentence(f"under {beyond} more applicators, then under {keyword}: {wrapped.en}",
+        more = "1 more applicator" if beyond == "1" else f"{beyond} more applicators"
+        return Sentence(f"under {more}, then under {keyword}: {wrapped.en}",
                         f"在另外 {beyond} 层应用关键字之内，在 {keyword} 中：{wrapped.zh}")
     return Sentence(f"under {keyword}: {wrapped.en}", f"在 {keyword} 中：{wrapped.zh}")
 

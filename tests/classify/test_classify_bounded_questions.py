@@ -120,3 +120,13 @@ def test_each_pattern_is_compiled_once_however_many_names_it_is_searched_in(tmp_
     found = _diff(tmp_path, document(False), document(True))
     assert len(found["roots"][0]["changes"]) == count
     assert sorted(compiled) == sorted({f"^x{index}_" for index in range(count)})
+
+
+def test_one_applicator_beyond_those_named_is_told_in_the_singular(tmp_path: Path):
+    levels = changes.APPLICATORS_NAMED + 1
+    found = _diff(tmp_path, _under_nots(levels, False), _under_nots(levels, True))
+    [change] = found["roots"][0]["changes"]
+    assert change["args"]["applicators_beyond"] == "1"
+    assert change["text"]["en"].startswith("under 1 more applicator, then under not: ")
+    # 33 `not`s: an odd number of reversals of a type change, which breaks both ways either way
+    assert change["breaks"] == ["old-data-new-readers", "new-data-old-readers"]

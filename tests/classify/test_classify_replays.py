@@ -162,3 +162,37 @@ def test_a_replayed_frame_counts_the_answers_it_took_from_others_as_if_it_asked_
     assert [result.decision for result in alone] == ["version-bump", "version-bump"]
     assert any(change.kind == "comparison-limit-reached" for change in alone[1].changes)
     assert _report(together) == _report(alone)
+
+
+def test_a_frame_that_met_an_answer_cut_short_is_not_replayed(tmp_path: Path, monkeypatch):
+    """Z's content model becomes W and W's becomes Z: telling the way W breaks asks about Z, which asks about W
+    again, and that answer is given at once (both ways), cut short. What answering such a question costs depends on
+    where it is first asked, so a frame that met one is not replayed: B alone meets the limit of what is compared
+    in P, and so does B after A."""
+    graphs = []
+    for name in ("old", "new"):
+        extra = {f"k{index}": {"type": "string"} for index in range(50)}
+        if name == "old":
+            z = {"type": "object", "properties": {"z": {"type": "string"}, "q": {"$ref": "#/$defs/W"}}}
+            w = {"type": "object", "properties": {**extra, "r": {"$ref": "#/$defs/Z"}}}
+        else:
+            z = {"type": "object", "properties": {"z": {"type": "string"}}, "additionalProperties": {"$ref": "#/$defs/W"}}
+            w = {"type": "object", "properties": extra, "additionalProperties": {"$ref": "#/$defs/Z"}}
+        p = {"type": "object", "properties": {**{f"m{index}": {"type": "string"} for index in range(75)},
+                                              "zz": {"type": "integer" if name == "new" else "string"}}}
+        defs = {"Z": z, "W": w, "P": p,
+                "A": {"type": "object", "properties": {"a": {"$ref": "#/$defs/Z"}, "b": {"$ref": "#/$defs/W"}}},
+                "B": {"type": "object", "properties": {"b": {"$ref": "#/$defs/W"}, "p": {"$ref": "#/$defs/P"}}}}
+        path = tmp_path / f"{name}.schema.json"
+        path.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}),
+                        encoding="utf-8")
+        graphs.append(load_jsonschema("s", path, {"A": ("#/$defs/A", "record"), "B": ("#/$defs/B", "record")},
+                                      tmp_path))
+    old, new = graphs
+    monkeypatch.setattr(changes, "PAIRS_PER_TYPE", 0)
+    monkeypatch.setattr(changes, "PAIRS_BEYOND", 1000)
+    monkeypatch.setattr(changes, "COMPARED_PER_NODE", 0)
+    monkeypatch.setattr(changes, "COMPARED_BEYOND", 300)
+    together, alone = classify([old], [new]), _alone(old, new)
+    assert any(change.kind == "comparison-limit-reached" for change in alone[1].changes)
+    assert _report(together) == _report(alone)
