@@ -13,7 +13,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, AnyStr, Callable, Iterable, Iterator, Sequence
 
 from govern.errors import InputError, Problem
 
@@ -197,20 +197,20 @@ def rename_staged(staged: list[tuple[str, Path]]) -> None:
             raise
 
 
-def batched(chunks: Iterable[bytes], size: int | None = None) -> Iterator[bytes]:
-    """`chunks` joined into pieces of about `size` bytes (`_PIECE` by default): many small pieces cost one
-    read or write call each."""
+def batched(chunks: Iterable[AnyStr], size: int | None = None) -> Iterator[AnyStr]:
+    """`chunks` (bytes, or text) joined into pieces of about `size` bytes or characters (`_PIECE` by default):
+    many small pieces cost one read or write call each."""
     size = size or _PIECE
-    batch: list[bytes] = []
+    batch: list = []
     length = 0
     for chunk in chunks:
         batch.append(chunk)
         length += len(chunk)
         if length >= size:
-            yield b"".join(batch)
+            yield chunk[:0].join(batch)
             batch, length = [], 0
     if batch:
-        yield b"".join(batch)
+        yield batch[0][:0].join(batch)
 
 
 def holds_bytes(path: Path, chunks: Iterable[bytes]) -> bool:

@@ -53,18 +53,12 @@ def echo_pieces(pieces: Iterable[str], batch: int = 1 << 16) -> None:
     with its own exit status."""
     import tempfile
 
+    from govern.fsio import batched
+
     with tempfile.SpooledTemporaryFile(max_size=SPOOLED_IN_MEMORY, mode="w+", encoding="utf-8",
                                        newline="") as spool:
-        held: list[str] = []
-        size = 0
-        for piece in pieces:
-            held.append(piece)
-            size += len(piece)
-            if size >= batch:
-                spool.write("".join(held))
-                held.clear()
-                size = 0
-        spool.write("".join(held))
+        for text in batched(pieces, batch):
+            spool.write(text)
         spool.seek(0)
         try:
             while text := spool.read(batch):
