@@ -655,6 +655,10 @@ IN_PLACE_NESTED = QUESTIONS_NESTED  # (the same limit: one sentence tells either
 # more than a few thousand per root.
 COMPARED_PER_NODE = 4
 COMPARED_BEYOND = 500_000
+# What a reported difference counts towards that limit: its entry in the report is hundreds of bytes of text
+# and a few objects, where comparing a part is a look-up or two. Counted as one, a comparison in place that
+# nests and branches until the limit reported 618,000 changes from a 1 MB pair (280 MB of JSON).
+REPORTED_COUNTS = 16
 _PAIRS, _NESTING, _WORK = "pairs", "nesting", "work"
 
 
@@ -787,7 +791,8 @@ class Walker:
                         self._told_plainly = True
                     # What the report holds counts as well; inside a comparison in place by the length of its path
                     # too: nested a hundred deep, they report differences at paths of thousands of characters.
-                    shared.compared += 1 + (len(item.path) >> 5) if self._in_place_depth else 1
+                    shared.compared += REPORTED_COUNTS + (len(item.path) >> 5) if self._in_place_depth \
+                        else REPORTED_COUNTS
                     yield item if place is None else replace(item, place=place)
                     if shared.compared >= self.compared_limit and self._past_compared_limit():
                         # The rest of the walk is not told: the limit, both ways (unless told already), and the
@@ -860,9 +865,10 @@ class Walker:
         """The walk of an entered pair (`_compare_entered`), with what it yields and what it would count towards
         the limits in a walk of its own, noted for other roots' walks once it has run to its end: what it
         counts itself (as it is made, too), each answer it takes from those given before at what giving it
-        cost, and for each difference what the walk counts beyond one (its path's length, inside a comparison
-        in place). Not what the frames it enters count, nor the walk's one per difference. A replay counts all
-        of that as it starts, so it counts no less, at any point, than the walk of the root alone would."""
+        cost, and for each difference what the walk counts beyond `REPORTED_COUNTS` (its path's length, inside
+        a comparison in place). Not what the frames it enters count, nor the walk's `REPORTED_COUNTS` per
+        difference. A replay counts all of that as it starts, so it counts no less, at any point, than the walk
+        of the root alone would."""
         shared = self._shared
         items: list = []
         compared = entered = 0

@@ -265,6 +265,7 @@ def test_questions_nest_no_deeper_than_their_limit(tmp_path: Path, unbounded, mo
     # resuming generators nested that deep costs time in proportion to the depth. Past the nesting limit the
     # answer is both ways, and the root tells which limit was met.
     unbounded(0, 10**9)
+    monkeypatch.setattr(changes, "COMPARED_BEYOND", 10**9)  # (nor of what is compared: the nesting is what ends it)
     asked = []
     original = Walker._breaks_between
 
@@ -482,3 +483,22 @@ def test_a_deep_inline_schema_is_compared_in_full_whatever_its_paths(tmp_path: P
     walker, found = _walk(_root_sides(tmp_path, document(False), document(True), "#/$defs/Deep"))
     assert walker._shared.limit_met is None
     assert len(found) == 60 * 401 and {difference.kind for difference in found} == {"required-made-optional"}
+
+
+def test_what_the_report_holds_counts_towards_the_limit_by_its_size(tmp_path: Path):
+    """Each of T0's 300 properties, a reference to T0, becomes a union of it and null: each comparison in place
+    of T0 with its union nests another over all 300, and each reports an added alternative. A reported difference
+    counts `REPORTED_COUNTS` towards the limit of what is compared (its entry is hundreds of bytes), so the
+    report ends at a size the limit bounds: before, a 1 MB pair of this kind reported 618,000 changes."""
+    def document(new: bool) -> dict:
+        reference = {"$ref": "#/$defs/T0"}
+        properties = {f"p{index}": {"anyOf": [reference, {"type": "null"}]} if new else reference
+                      for index in range(300)}
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$defs": {"T0": {"type": "object", "properties": {**properties, "x": {"type": "string"}}}}}
+
+    walker, found = _walk(_sides(tmp_path, document(False), document(True)))
+    assert walker._shared.limit_met == "work"
+    assert sum(1 for difference in found if difference.kind == LIMIT_KIND) == 1
+    assert len(found) <= walker.compared_limit // changes.REPORTED_COUNTS + 1
+    assert len(found) < 50_000  # (counted as one comparison each, this pair reported 90,300)
