@@ -101,7 +101,11 @@ def _roots(graphs: list[TypeGraph]) -> dict[str, tuple[Side, str, str]]:
     return found
 
 
-def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph]) -> list[RootDiff]:
+def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph], routes: bool = True) -> list[RootDiff]:
+    """Every root of the two sets of graphs, classified. Without `routes`, changes do not keep how the walk
+    reached them (`Change.root_pointer` is then the pointer inside their type): only witness documents need the
+    route, and each is as long as the walk that found it, so many roots reaching one large component held the
+    product of the two."""
     from govern.process import long_lived
 
     digest_for_comparison(old_graphs, new_graphs)
@@ -115,7 +119,7 @@ def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph]) -> list[R
     # counting frees them when it ends: a young-generation collection during the walk would only walk them.
     with long_lived():
         return with_deep_stack(lambda: [classify_root(root_id, old_roots.get(root_id), new_roots.get(root_id),
-                                                      replays)
+                                                      replays, routes)
                                         for root_id in sorted(old_roots.keys() | new_roots.keys())])
 
 
@@ -159,9 +163,9 @@ def with_deep_stack(function: Callable[[], T]) -> T:
 
 
 def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Side, str, str] | None,
-                  replays: dict[tuple[int, int], Replays] | None = None) -> RootDiff:
+                  replays: dict[tuple[int, int], Replays] | None = None, routes: bool = True) -> RootDiff:
     """`replays`: what the walks of the roots classified before met, kept by the caller for those after (see
-    `Replays`)."""
+    `Replays`); `routes`: whether changes keep how the walk reached them (see `classify`)."""
     if old is None and new is None:  # pragma: no cover - callers pass at least one side
         raise ValueError(root_id)
     roles = {entry[2] for entry in (old, new) if entry is not None}
@@ -199,7 +203,7 @@ def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Si
     if not differences:
         # The digests differ but the walk found nothing it can name: never call that same-version.
         differences.append(Difference("", "structure-changed", None, None, (), (OLD_DATA, NEW_DATA)))
-    changes = tuple(sorted((_decided(d, context) for d in differences), key=Change.sort_key))
+    changes = tuple(sorted((_decided(d, context, routes) for d in differences), key=Change.sort_key))
     decision = max_decision({change.decision for change in changes})
     return RootDiff(root_id, decision, decision, changes, old_digest, new_digest)
 
@@ -243,11 +247,11 @@ def _framing_differences(old_version, new_version, old_role: str, new_role: str)
     return found
 
 
-def _decided(difference: Difference, context: RuleContext) -> Change:
+def _decided(difference: Difference, context: RuleContext, route: bool = True) -> Change:
     entry = decide(difference, context)
     place = difference.place
     return Change(difference.path, difference.kind, entry.id, entry.decision, difference.args, difference.breaks,
-                  place.type if place else None, place.location if place else None, place)
+                  place.type if place else None, place.location if place else None, place if route else None)
 
 
 __all__ = ["Change", "RootDiff", "classify", "pair_renamed", "UNCHANGED", "NEW", "REMOVED", "SAME_VERSION", "VERSION_BUMP",

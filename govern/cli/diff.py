@@ -100,19 +100,19 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
     if files:
         from govern.classify.modes import apply_modes
 
-        results = pair_renamed(classify(old_graphs, new_graphs))
+        results = pair_renamed(classify(old_graphs, new_graphs, routes=witness))  # (routes: for witnesses)
         if mode is not None:
             results = apply_modes(results, {new_graphs[0].source: mode})
     elif against:
         from govern.classify.modes import apply_modes, source_modes
 
         # One ref and no records: each source's mode decides against that ref alone.
-        results = apply_modes(classify(old_graphs, new_graphs), source_modes(config))
+        results = apply_modes(classify(old_graphs, new_graphs, routes=witness), source_modes(config))
     else:
         from govern.records.create import classified
         from govern.records.history import load_history
 
-        results = classified(config, load_history(config), old_graphs, new_graphs)
+        results = classified(config, load_history(config), old_graphs, new_graphs, routes=witness)
     if not witness:
         echo_pieces(diff_json_pieces(results) if output_format == "json" else diff_text_pieces(results, show_unchanged))
         return

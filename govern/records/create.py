@@ -493,12 +493,13 @@ def pending_changes(config: Config, history: History, current: list) -> list[Roo
     return [result for result in classified(config, history, old, current) if result.decision != UNCHANGED]
 
 
-def classified(config: Config, history: History, old: list, current: list) -> list[RootDiff]:
-    """The current sources against the latest records, each root decided in its source's mode."""
+def classified(config: Config, history: History, old: list, current: list, routes: bool = True) -> list[RootDiff]:
+    """The current sources against the latest records, each root decided in its source's mode (`routes`: see
+    `govern.classify.classify.classify`)."""
     from govern.classify.modes import against_each, apply_modes, source_modes
     from govern.records.history import chain_graphs, predecessor_of
 
-    return apply_modes(classify(old, current), source_modes(config), lambda root: against_each(
+    return apply_modes(classify(old, current, routes), source_modes(config), lambda root: against_each(
         root, chain_graphs(history, root, predecessor_of(history, history.latest(root), root)), current),
         history.recorded_modes())
 

@@ -156,7 +156,7 @@ def check_decisions(history: History, snapshots: dict[str, list[TypeGraph]],
             recorded = {root: earlier.mode for root in roots
                         if previous is not None and (earlier := previous.entry(root)) is not None
                         and earlier.after is not None}
-            results = apply_modes(classify(old, new), {source_of(root): mode for root in roots},
+            results = apply_modes(classify(old, new, routes=False), {source_of(root): mode for root in roots},
                                   lambda root: against_each(root, chain_graphs(
                                       history, root, predecessor_of(history, predecessor, root)), new), recorded)
             minimums.update({result.root: result.minimum for result in results if result.root in roots})
@@ -175,7 +175,7 @@ def _recorded_variant(snapshot: list[TypeGraph] | None, inventory: Inventory, ro
     if not snapshot:
         return "recorded"
     current = root_graphs([inventory.graph(inventory.roots[root_id].source)], root_id)
-    results = classify(root_graphs(snapshot, root_id), current)
+    results = classify(root_graphs(snapshot, root_id), current, routes=False)
     return "recorded-bump" if results and results[0].minimum == VERSION_BUMP else "recorded"
 
 

@@ -196,3 +196,14 @@ def test_a_frame_that_met_an_answer_cut_short_is_not_replayed(tmp_path: Path, mo
     together, alone = classify([old], [new]), _alone(old, new)
     assert any(change.kind == "comparison-limit-reached" for change in alone[1].changes)
     assert _report(together) == _report(alone)
+
+
+def test_without_routes_the_report_is_the_same_and_keeps_no_route(tmp_path: Path):
+    """Only witness documents need how the walk reached a change; `diff` without `--witness` and `verify` do
+    not keep it, so many roots reaching one component do not hold a route per root."""
+    old, new = _ring_graphs(tmp_path, 40, 10)
+    with_routes, without = classify([old], [new]), classify([old], [new], routes=False)
+    assert [result.to_json() for result in without] == [result.to_json() for result in with_routes]
+    assert all(change.place is None and change.root_pointer() == change.path
+               for result in without for change in result.changes)
+    assert all(change.place is not None for result in with_routes for change in result.changes)
