@@ -839,9 +839,9 @@ class Walker:
                         # What the frame counted in all is counted as it starts: the walk meets a limit no later
                         # than its own walk would (and a walk that meets one is made again, see `keep_frames`).
                         self._replayed_any = True
-                        items, shared_compared, shared_entered = recorded
-                        shared.compared += shared_compared
-                        shared.entered += shared_entered
+                        items, frame_compared, frame_entered = recorded
+                        shared.compared += frame_compared
+                        shared.entered += frame_entered
                         entered_walk = iter(items)
                 frames.append((entered_walk, entered,
                                _Context.within(transforms, inherited) if transforms else inherited,

@@ -188,10 +188,11 @@ def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Si
         return RootDiff(root_id, UNCHANGED, None, (), old_digest, new_digest)
     differences = framing
     if old_digest != new_digest:
-        if replays is None or (id(old_side), id(new_side)) not in replays:
+        frames = replays.get((id(old_side), id(new_side))) if replays is not None else None
+        if frames is None:
             differences += Walker(old_side, new_side).differences(Ref(old_key), Ref(new_key))
         else:
-            walker = Walker(old_side, new_side, replays=replays.get((id(old_side), id(new_side))))
+            walker = Walker(old_side, new_side, replays=frames)
             found = list(walker.differences(Ref(old_key), Ref(new_key)))
             if not walker.keep_frames():
                 found = list(Walker(old_side, new_side).differences(Ref(old_key), Ref(new_key)))

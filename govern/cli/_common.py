@@ -68,7 +68,8 @@ def echo_pieces(pieces: Iterable[str], batch: int = 1 << 16) -> None:
             _quiet_stdout()
 
 
-SPOOLED_IN_MEMORY = 1 << 20  # (a report larger than this goes to a temporary file: memory stays a few times the input)
+# A report larger than this is spooled to a temporary file: the command's memory stays a few times its input.
+SPOOLED_IN_MEMORY = 1 << 20
 
 
 def _quiet_stdout() -> None:
