@@ -138,7 +138,7 @@ def _streamed(value: Any, newline: str) -> Iterator[str]:
         inner = newline + "  "
         separator = "{" + inner
         for key, item in value.items():
-            yield separator + (_encode_string(key) if key.__class__ is str else _encode_string(_key_text(key))) + ": "
+            yield separator + _member_name(key) + ": "
             yield from _streamed(item, inner)
             separator = "," + inner
         yield newline + "}"
@@ -206,7 +206,7 @@ def _member(key: Any, value: Any, inner: str) -> bytes:
             return (_encode_string(key) + ": ").encode("utf-8") + fast(value).replace(b"\n", inner.encode())
         except TypeError:  # orjson.JSONEncodeError: written below
             pass
-    parts: list[str] = [_encode_string(key) if key.__class__ is str else _encode_string(_key_text(key)), ": "]
+    parts: list[str] = [_member_name(key), ": "]
     _indented(value, parts, inner)
     return "".join(parts).encode("utf-8")
 
@@ -241,7 +241,7 @@ def _indented(value: Any, parts: list[str], newline: str) -> None:
         separator = "{" + inner
         for key, item in value.items():
             parts.append(separator)
-            parts.append(_encode_string(key) if key.__class__ is str else _encode_string(_key_text(key)))
+            parts.append(_member_name(key))
             parts.append(": ")
             _indented(item, parts, inner)
             separator = "," + inner
@@ -272,6 +272,11 @@ def _indented(value: Any, parts: list[str], newline: str) -> None:
         _indented(base(value), parts, newline)
     else:
         raise TypeError(f"Object of type {kind.__name__} is not JSON serializable")
+
+
+def _member_name(key: Any) -> str:
+    """An object member's name as the standard library writes it (a key that is not a string, converted)."""
+    return _encode_string(key) if key.__class__ is str else _encode_string(_key_text(key))
 
 
 def _key_text(key: Any) -> str:
