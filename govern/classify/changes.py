@@ -314,6 +314,18 @@ class Enter:
         self.transforms: list = [_Named({"event": event})] if event is not None else []
 
 
+def _nearest_event(transforms: list, outer: "_Context | None") -> str | None:
+    """The event root a difference passing `transforms` (innermost first) and then `outer` is named in."""
+    for transform in transforms:
+        if transform.__class__ is _Named and "event" in transform.names:
+            return transform.names["event"]
+    while outer is not None:
+        if outer.transform.__class__ is _Named and "event" in outer.transform.names:
+            return outer.transform.names["event"]
+        outer = outer.outer
+    return None
+
+
 class _Context:
     """The transforms the differences of a frame take on their way to the root, innermost first (a linked
     list, shared by the frames below; adjacent argument names merged, so a long chain of references through
@@ -636,6 +648,11 @@ PAIRS_PER_TYPE = 2
 PAIRS_BEYOND = 1000
 
 
+def pair_limit(old: Side, new: Side) -> int:
+    """How many pairs of named types one walk of `old` against `new` enters."""
+    return PAIRS_PER_TYPE * (len(old.graph.types) + len(new.graph.types)) + PAIRS_BEYOND
+
+
 # How many questions of `_breaks_between` may be answered one inside the other. Each runs a walk whose frames
 # are generators, and in CPython resuming a generator nested inside thousands of others costs time that grows
 # with the depth, so a deep chain is quadratic: 41,000 nested questions took 9 s.
@@ -670,9 +687,12 @@ class _Shared:
     One count for the whole family keeps it within the walk's limit."""
 
     __slots__ = ("entered", "compared", "breaks", "asking", "limit_met", "unasked_compared", "unasked_entered",
-                 "cut_short")
+                 "cut_short", "walks")
 
-    def __init__(self) -> None:
+    def __init__(self, walks: int = 1) -> None:
+        # How many walks' worth the family's limits are (see SharedWalk): the floor of what is compared, and the
+        # limit it is raised to once passed, are that many times one walk's.
+        self.walks = walks
         # Pairs of named types entered, or compared in place with a union's alternative, and questions of
         # `_breaks_between` walked, by every walk of the family.
         self.entered = 0
@@ -707,30 +727,208 @@ class Replays:
     what it yielded (and what it counted towards the limits) is replayed instead. Frames are kept only from
     walks that met no limit."""
 
-    __slots__ = ("frames",)
+    __slots__ = ("frames", "entered", "own_walks")
 
-    def __init__(self) -> None:
+    def __init__(self, own_walks: int) -> None:
         # (old key, new key, names guarded, route's effect, at the top) -> (items, what the frame counted towards
         # the limit of what is compared, and towards the pair limit)
         self.frames: dict[tuple, tuple[list, int, int]] = {}
+        # The pairs of named types the roots' own walks entered, replayed or not, in all; and how many they may,
+        # past which the roots left are walked together (see SharedWalk).
+        self.entered = 0
+        self.own_walks = own_walks
+
+
+class FrameGraph:
+    """The frames a walk shared by many roots entered (see SharedWalk), each once: a node per frame (by its pair,
+    the names guarded and the route's effect where it was met, and whether the route to it is empty), with what
+    it yielded, the frames it reaches (every pair it met, entered there or before), and whether it ran to its end
+    before any limit was met. Each root's own frame is a node as well."""
+
+    __slots__ = ("nodes", "keys", "items", "successors", "complete")
+
+    def __init__(self) -> None:
+        self.nodes: dict[tuple, int] = {}
+        self.keys: list[tuple] = []
+        self.items: list[list[Difference]] = []
+        self.successors: list[list[tuple]] = []  # by key: a pair met once a limit was met may have no node
+        self.complete: list[bool] = []
+
+    def add(self, key: tuple) -> int:
+        node = self.nodes[key] = len(self.keys)
+        self.keys.append(key)
+        self.items.append([])
+        self.successors.append([])
+        self.complete.append(False)
+        return node
+
+    def reached(self, tops: list[int]) -> list[tuple[list[int], bool]]:
+        """For each of `tops`: the nodes it reaches that yielded something (itself included), in the order they
+        were added, and whether it reaches a frame cut short by a limit (or a pair never entered for one). Told
+        through the graph's strongly connected components, each once: linear in the graph and what is told,
+        where a walk from each top would be the product of the tops and the graph."""
+        nodes = self.nodes
+        successors = [[nodes.get(key, -1) for key in keys] for keys in self.successors]
+        component, count = strongly_connected(successors)
+        # Each node that yielded something is a bit of the components that reach it.
+        yielding = [node for node, items in enumerate(self.items) if items]
+        bits = [0] * count
+        for position, node in enumerate(yielding):
+            bits[component[node]] |= 1 << position
+        cut = [False] * count
+        members: list[list[int]] = [[] for _ in range(count)]
+        for node, number in enumerate(component):
+            members[number].append(node)
+        for number in range(count):  # (a component's successors are numbered before it)
+            reach, short = bits[number], cut[number]
+            for node in members[number]:
+                short = short or not self.complete[node]
+                for successor in successors[node]:
+                    if successor < 0:
+                        short = True
+                    elif component[successor] != number:
+                        reach |= bits[component[successor]]
+                        short = short or cut[component[successor]]
+            bits[number], cut[number] = reach, short
+        found = []
+        for top in tops:
+            text = format(bits[component[top]], "b")[::-1]  # (bit i of the number is character i)
+            positions, position = [], text.find("1")
+            while position >= 0:
+                positions.append(yielding[position])
+                position = text.find("1", position + 1)
+            found.append((positions, cut[component[top]]))
+        return found
+
+
+def strongly_connected(successors: list[list[int]]) -> tuple[list[int], int]:
+    """The strongly connected components of a graph (Tarjan's algorithm, with an explicit stack): each node's
+    component, numbered so that the components a component reaches come before it, and how many there are.
+    A successor below 0 is no node."""
+    count = len(successors)
+    order, low, component = [-1] * count, [0] * count, [-1] * count
+    on_stack = [False] * count
+    stack: list[int] = []
+    numbered = found = 0
+    for start in range(count):
+        if order[start] >= 0:
+            continue
+        order[start] = low[start] = numbered
+        numbered += 1
+        stack.append(start)
+        on_stack[start] = True
+        work = [(start, iter(successors[start]))]
+        while work:
+            node, rest = work[-1]
+            for successor in rest:
+                if successor < 0:
+                    continue
+                if order[successor] < 0:
+                    order[successor] = low[successor] = numbered
+                    numbered += 1
+                    stack.append(successor)
+                    on_stack[successor] = True
+                    work.append((successor, iter(successors[successor])))
+                    break
+                if on_stack[successor] and order[successor] < low[node]:
+                    low[node] = order[successor]
+            else:
+                work.pop()
+                if work and low[node] < low[work[-1][0]]:
+                    low[work[-1][0]] = low[node]
+                if low[node] == order[node]:
+                    while True:
+                        member = stack.pop()
+                        on_stack[member] = False
+                        component[member] = found
+                        if member == node:
+                            break
+                    found += 1
+    return component, found
+
+
+class SharedWalk:
+    """One walk for many roots of one pair of graphs, past what their own walks may enter in all
+    (`classify.OWN_WALKS_PER_TYPE`): each root's own frame is walked, but a pair of named types is entered once
+    for all of them, and each root is told what its frames reach in the graph of frames (`FrameGraph`). A root
+    walked on its own enters every pair it reaches, so many roots reaching one large recursive component cost
+    the product of the two (10,000 of them, minutes).
+
+    What a root is told: every difference of every frame it reaches, each as the walk met it, so a change's
+    arguments that say where it was met (the alternative of a union it was entered through, a nearer event
+    root) are those of the route the walk took, which may start at another root. Which frames a root reaches is
+    exactly what its own walk reaches, and with them every change and its directions (the route's effect is
+    part of a frame). The walk's limits are those of two walks, one through the pairs and one through the roots'
+    own frames, shared by every root: past them, a root that reaches a frame cut short is told the limit."""
+
+    def __init__(self, old: Side, new: Side):
+        self._graph = FrameGraph()
+        self._walker = Walker(old, new, graph=self._graph, walks=2)
+        self._tops: dict[str, tuple[int, tuple[str, str]]] = {}
+
+    def walk(self, root_id: str, old_key: str, new_key: str) -> None:
+        """Walk a root's own frame, entering the pairs no root has entered before."""
+        walker = self._walker
+        walker.start_root()
+        for _ in walker.differences(Ref(old_key), Ref(new_key)):
+            pass
+        self._tops[root_id] = (walker.top, (old_key, new_key))
+
+    def differences(self) -> dict[str, list[Difference]]:
+        """What each root walked is told, once every root is walked."""
+        graph, walker = self._graph, self._walker
+        # No root is told more than its own walk could tell before its limit (each difference it reports counts
+        # `REPORTED_COUNTS` of what one walk compares).
+        most = walker.compared_limit // (walker._shared.walks * REPORTED_COUNTS)
+        roots = list(self._tops)
+        reached = graph.reached([self._tops[root_id][0] for root_id in roots])
+        told = {}
+        for root_id, (nodes, cut) in zip(roots, reached):
+            top, (old_key, new_key) = self._tops[root_id]
+            # A root's own pair is not entered again below it, and a pair met where the route is empty is told
+            # as met there (as the root's own walk does: it meets both there first).
+            own = (old_key, new_key, False, None)
+            at_top = {graph.keys[node][:4] for node in nodes if node != top and graph.keys[node][4] is True}
+            found = []
+            for node in nodes:
+                key = graph.keys[node]
+                if node != top and (key[:4] == own or key[4] is False and key[:4] in at_top):
+                    continue
+                found += [item for item in graph.items[node] if item.kind != "comparison-limit-reached"]
+            if len(found) > most:
+                del found[most:]
+                cut = True
+            if cut:
+                found.append(walker._limit_reached("", Ref(old_key), Ref(new_key),
+                                                   walker._shared.limit_met or _PAIRS))
+            told[root_id] = found
+        return told
 
 
 class Walker:
     def __init__(self, old: Side, new: Side, shared: _Shared | None = None,
-                 limits: tuple[int, int] | None = None, replays: Replays | None = None):
+                 limits: tuple[int, int] | None = None, replays: Replays | None = None,
+                 graph: "FrameGraph | None" = None, walks: int = 1):
         self.old = old
         self.new = new
         # Frames yielded by the walks of other roots (see Replays), and those this walk records for them.
         self._replays = replays
         self._recorded_frames: list[tuple[tuple, list, int, int]] = []
         self._replayed_any = False
+        # The graph of frames a walk shared by many roots records (see SharedWalk): what each frame yields and
+        # which frames it reaches.
+        self._graph = graph
+        # Whether a frame may leave out the pairs this walk has entered: not where its frame is recorded for
+        # others (Replays), nor where every pair it reaches is an edge of the graph of frames.
+        self._prunes_visited = replays is None and graph is None
         # (the walks this one runs share its limits: `limits` is (pair limit, limit of what is compared); the
-        # latter counts the graphs' nodes only once the floor is passed, see `_exhausted`)
+        # latter counts the graphs' nodes only once the floor is passed, see `_exhausted`; `walks`: how many
+        # walks' worth they are)
         self.pair_limit, self.compared_limit = limits if limits is not None else (
-            PAIRS_PER_TYPE * (len(old.graph.types) + len(new.graph.types)) + PAIRS_BEYOND, COMPARED_BEYOND)
+            walks * pair_limit(old, new), walks * COMPARED_BEYOND)
         # The walks this one runs to tell a replacement's directions count against the same limit; the walk that
         # started them tells when one of them met it.
-        self._shared = _Shared() if shared is None else shared
+        self._shared = _Shared(walks) if shared is None else shared
         self._first = shared is None
         self._limited = False  # whether a pair was left uncompared at the limit (reported once, the first)
         # Whether the walk has yielded a limit as it is, not wrapped as the inner change of another (under `not`,
@@ -762,6 +960,7 @@ class Walker:
         self._quiet: dict[tuple[int, int], tuple[Property, Property]] = {}
         # Whether any type of the new side is an event root's (see `_same_event_root`).
         self._events = bool(new.graph.event_roots)
+        self.top: int | None = None  # the node of the root's own frame in `graph`, once walked
 
     def differences(self, old: Node, new: Node) -> Iterator[Difference]:
         """Every difference between `old` and `new`, compared from the top (the root's own structure).
@@ -770,18 +969,28 @@ class Walker:
         frame's walk yields `Enter` where it meets a pair to follow, and the pair's frame runs to its end
         before the frame that met it goes on, so the order (and with it which place first reaches a shared
         type) is that of a walk that recursed there."""
-        if isinstance(old, Ref) and isinstance(new, Ref) and not self._enters(old, new, None):
-            return
+        graph = self._graph
+        if graph is None:
+            if isinstance(old, Ref) and isinstance(new, Ref) and not self._enters(old, new, None):
+                return
+            node = None
+        else:
+            # (A root's own frame is a node of its own: the pair it compares is every root's to walk from the top.)
+            if isinstance(old, Ref) and isinstance(new, Ref) and not self._differ(old, new):
+                return
+            node = self.top = graph.add(("root", len(graph.keys)))
         # Per frame: its walk, its place, what its differences take on the way to the root (`context`),
         # what the frames it enters inherit of that (`inherited`: the same without the alternatives named),
-        # the names guarded where it was met, what its route does to a difference (`effect`), and how many
-        # comparisons in place were running where it was met (`depth`).
-        frames: list[tuple[Iterator, Place | None, _Context | None, _Context | None, bool, tuple | None, int]] = [
-            (self._compare_nodes(old, new, ""), None, None, None, self._names_guarded, None, self._in_place_depth)]
+        # the names guarded where it was met, what its route does to a difference (`effect`), how many
+        # comparisons in place were running where it was met (`depth`), and its node of the graph of frames.
+        frames: list[tuple[Iterator, Place | None, _Context | None, _Context | None, bool, tuple | None, int,
+                           int | None]] = [
+            (self._compare_nodes(old, new, ""), None, None, None, self._names_guarded, None, self._in_place_depth,
+             node)]
         visited, locations, named_key = self._visited, self.new.graph.locations, self.new.named_key
         shared, replays = self._shared, self._replays
         while frames:
-            walk, place, context, inherited, guarded, effect, depth = frames[-1]
+            walk, place, context, inherited, guarded, effect, depth, node = frames[-1]
             self._place = place
             for item in walk:
                 if item.__class__ is not Enter:
@@ -793,7 +1002,11 @@ class Walker:
                     # too: nested a hundred deep, they report differences at paths of thousands of characters.
                     shared.compared += REPORTED_COUNTS + (len(item.path) >> 5) if self._in_place_depth \
                         else REPORTED_COUNTS
-                    yield item if place is None else replace(item, place=place)
+                    if place is not None:
+                        item = replace(item, place=place)
+                    if node is not None:
+                        graph.items[node].append(item)
+                    yield item
                     if shared.compared >= self.compared_limit and self._past_compared_limit():
                         # The rest of the walk is not told: the limit, both ways (unless told already), and the
                         # walk ends.
@@ -809,6 +1022,12 @@ class Walker:
                     else _route_effect(transforms, effect)
                 # (An Enter is made only for a pair whose digests differ: see `_enters`.)
                 seen = (item.old.target, item.new.target, item.guarded, entered_effect)
+                at_top = (place is None or place.at_top) and not item.path
+                if node is not None:
+                    # Whether the route is empty, and the event root nearest on it, too: a frame's differences
+                    # then name that event root, and rules judge a change in one by its own (see SharedWalk).
+                    seen += (at_top, _nearest_event(transforms, inherited))
+                    graph.successors[node].append(seen)
                 if seen in visited:
                     continue
                 exhausted = self._exhausted()
@@ -826,8 +1045,7 @@ class Walker:
                 visited.add(seen)
                 shared.entered += 1
                 key = named_key(item.new.target)
-                entered = Place(key, locations.get(key), place, item.path,
-                                (place is None or place.at_top) and not item.path)
+                entered = Place(key, locations.get(key), place, item.path, at_top)
                 if replays is None:
                     entered_walk = self._compare_entered(item.old, item.new, entered_effect)
                 else:
@@ -846,7 +1064,8 @@ class Walker:
                 frames.append((entered_walk, entered,
                                _Context.within(transforms, inherited) if transforms else inherited,
                                _Context.within(_without_alternatives(transforms), inherited) if transforms
-                               else inherited, self._names_guarded, entered_effect, self._in_place_depth))
+                               else inherited, self._names_guarded, entered_effect, self._in_place_depth,
+                               None if node is None else graph.add(seen)))
                 self._names_guarded = item.guarded
                 self._in_place_depth = 0  # (each frame's comparisons in place nest on their own)
                 break  # the entered pair's frame runs to its end before this one goes on
@@ -854,12 +1073,21 @@ class Walker:
                 frames.pop()
                 self._names_guarded = guarded  # as the frame that met the pair left it
                 self._in_place_depth = depth
+                if node is not None and shared.limit_met is None:
+                    # (a frame that ends once a limit is met may have been cut short: every root reaching it says so)
+                    graph.complete[node] = True
         if self._first and self._shared.limit_met is not None and not self._told_plainly:
             # A walk this one ran to tell a replacement's directions met a limit (the answer it gave, both ways,
             # is not proven), or the limit this walk met was told only as the inner change of another: the
             # root says so.
             self._limited = self._told_plainly = True
             yield self._limit_reached("", old, new, self._shared.limit_met)
+
+    def start_root(self) -> None:
+        """Make the walk ready for another root of a walk shared by many (see SharedWalk): what it tells once
+        per root is told anew."""
+        self._limited = self._told_plainly = False
+        self._place = None
 
     def _recording(self, old: Ref, new: Ref, effect: tuple | None, key: tuple) -> Iterator[Difference | Enter]:
         """The walk of an entered pair (`_compare_entered`), with what it yields and what it would count towards
@@ -893,6 +1121,10 @@ class Walker:
         cut_short += shared.cut_short - before_cut_short
         if not cut_short:
             self._recorded_frames.append((key, items, compared, entered))
+
+    def pairs_entered(self) -> int:
+        """How many pairs of named types the walk entered (replayed ones too)."""
+        return len(self._visited)
 
     def keep_frames(self) -> bool:
         """After a root's walk that had `replays`: whether its differences are those of a walk without them, in
@@ -932,10 +1164,10 @@ class Walker:
         """Which of the limits the walk shares with the walks it runs is used up (`_PAIRS` or `_WORK`), noted
         as the limit met; None while neither is."""
         shared = self._shared
-        if shared.compared >= self.compared_limit and self.compared_limit == COMPARED_BEYOND:
+        if shared.compared >= self.compared_limit and self.compared_limit == shared.walks * COMPARED_BEYOND:
             # Past the floor: the graphs' size is counted now, once, and shared with the walks this one runs.
-            self.compared_limit = COMPARED_PER_NODE * (self.old.graph.node_count + self.new.graph.node_count) \
-                + COMPARED_BEYOND
+            self.compared_limit = shared.walks * (
+                COMPARED_PER_NODE * (self.old.graph.node_count + self.new.graph.node_count) + COMPARED_BEYOND)
         exhausted = _PAIRS if shared.entered >= self.pair_limit else _WORK if shared.compared >= self.compared_limit \
             else None
         if exhausted is not None and shared.limit_met is None:
@@ -1211,7 +1443,7 @@ class Walker:
         old_digests, new_digests = self.old.digests, self.new.digests
         same_format, same, quiet = self._same_format, self._same, self._quiet
         # (A frame recorded for other roots' walks yields every pair it meets: theirs have compared others.)
-        visited = self._visited if effect is not _NESTED and self._replays is None else None
+        visited = self._visited if effect is not _NESTED and self._prunes_visited else None
         for name, before, after in _property_pairs(old.properties, new.properties):
             if before is not None and after is not None:
                 pair = (id(before), id(after))

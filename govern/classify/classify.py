@@ -7,7 +7,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from govern.classify.changes import NEW_DATA, OLD_DATA, Difference, Place, Replays, Side, Walker
+from govern.classify.changes import (NEW_DATA, OLD_DATA, PAIRS_BEYOND, PAIRS_PER_TYPE, Difference, Place, Replays,
+                                     SharedWalk, Side, Walker)
 from govern.classify.explain import explain_change
 from govern.classify.rules import STRICT_ROLES, SAME_VERSION, VERSION_BUMP, RuleContext, decide, max_decision
 from govern.model.graph import TypeGraph, digest_for_comparison
@@ -78,6 +79,9 @@ class RootDiff:
     mode: str = "persistence"  # the compatibility mode the decisions were made in (govern.classify.modes)
     # Transitive modes: digests of earlier records the current structure breaks against.
     breaks_earlier: tuple[str, ...] = ()
+    # Whether the root was told from a walk shared with other roots (see SharedWalk): its changes below named
+    # types are told as that walk met them.
+    shared_walk: bool = False
 
     def to_json(self, changes: Any = None) -> dict:
         """The root's entry of the JSON contract; `changes` in place of its changes' entries (a report written a
@@ -89,6 +93,8 @@ class RootDiff:
             document["renamed_from"] = self.renamed_from
         if self.breaks_earlier:
             document["breaks_earlier"] = list(self.breaks_earlier)
+        if self.shared_walk:
+            document["shared_walk"] = True
         return document
 
 
@@ -112,15 +118,51 @@ def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph], routes: b
     old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
     # What each root's walk met, replayed for the other roots of the same pair of graphs (see Replays): only
     # where a pair of graphs has several roots to walk (recording costs a root walked alone a little).
+    sides = {(id(old_roots[root_id][0]), id(new_roots[root_id][0])): (old_roots[root_id][0], new_roots[root_id][0])
+             for root_id in old_roots.keys() & new_roots.keys()}
     pairs_of_sides = Counter((id(old_roots[root_id][0]), id(new_roots[root_id][0]))
                              for root_id in old_roots.keys() & new_roots.keys())
-    replays = {pair: Replays() for pair, count in pairs_of_sides.items() if count > 1}
+    replays = {pair: Replays(own_walks_limit(*sides[pair])) for pair, count in pairs_of_sides.items() if count > 1}
     # The walk's tables (pairs compared, places, digests of inline nodes) hold no reference cycle, and reference
     # counting frees them when it ends: a young-generation collection during the walk would only walk them.
     with long_lived():
-        return with_deep_stack(lambda: [classify_root(root_id, old_roots.get(root_id), new_roots.get(root_id),
-                                                      replays, routes)
-                                        for root_id in sorted(old_roots.keys() | new_roots.keys())])
+        return with_deep_stack(lambda: _classify_roots(old_roots, new_roots, replays, routes))
+
+
+# How many pairs of named types the roots of one pair of graphs may enter in their own walks, in all (per type of
+# the two graphs, and beyond that): one walk's pair limit. The roots left past it are walked together
+# (SharedWalk), unless their changes keep their routes (witness documents follow each root's own). No real
+# schema pair comes near: the GitHub REST description's 64 changed roots enter 129 pairs in all.
+OWN_WALKS_PER_TYPE = PAIRS_PER_TYPE
+OWN_WALKS_BEYOND = PAIRS_BEYOND
+
+
+def own_walks_limit(old: Side, new: Side) -> int:
+    """How many pairs of named types the roots of `old` against `new` may enter in their own walks, in all."""
+    return OWN_WALKS_PER_TYPE * (len(old.graph.types) + len(new.graph.types)) + OWN_WALKS_BEYOND
+
+
+def _classify_roots(old_roots: dict[str, tuple[Side, str, str]], new_roots: dict[str, tuple[Side, str, str]],
+                    replays: dict[tuple[int, int], Replays], routes: bool) -> list[RootDiff]:
+    results: dict[str, RootDiff] = {}
+    shared_walks: dict[tuple[int, int], SharedWalk] = {}
+    for root_id in sorted(old_roots.keys() | new_roots.keys()):
+        old, new = old_roots.get(root_id), new_roots.get(root_id)
+        if old is not None and new is not None and not routes:
+            pair = (id(old[0]), id(new[0]))
+            frames = replays.get(pair)
+            if frames is not None and frames.entered >= frames.own_walks \
+                    and old[0].digests[old[1]] != new[0].digests[new[1]]:
+                if pair not in shared_walks:
+                    shared_walks[pair] = SharedWalk(old[0], new[0])
+                shared_walks[pair].walk(root_id, old[1], new[1])
+                continue
+        results[root_id] = classify_root(root_id, old, new, replays, routes)
+    for walk in shared_walks.values():
+        for root_id, differences in walk.differences().items():
+            results[root_id] = classify_root(root_id, old_roots[root_id], new_roots[root_id], routes=routes,
+                                             walked=differences)
+    return [results[root_id] for root_id in sorted(results)]
 
 
 # The walk compares named types from an explicit stack (`Walker.differences`), but some questions it asks on
@@ -163,9 +205,11 @@ def with_deep_stack(function: Callable[[], T]) -> T:
 
 
 def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Side, str, str] | None,
-                  replays: dict[tuple[int, int], Replays] | None = None, routes: bool = True) -> RootDiff:
+                  replays: dict[tuple[int, int], Replays] | None = None, routes: bool = True,
+                  walked: list[Difference] | None = None) -> RootDiff:
     """`replays`: what the walks of the roots classified before met, kept by the caller for those after (see
-    `Replays`); `routes`: whether changes keep how the walk reached them (see `classify`)."""
+    `Replays`); `routes`: whether changes keep how the walk reached them (see `classify`); `walked`: the
+    differences a walk shared with other roots told this one (see SharedWalk), in place of its own walk."""
     if old is None and new is None:  # pragma: no cover - callers pass at least one side
         raise ValueError(root_id)
     roles = {entry[2] for entry in (old, new) if entry is not None}
@@ -187,15 +231,20 @@ def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Si
     if old_digest == new_digest and not framing:
         return RootDiff(root_id, UNCHANGED, None, (), old_digest, new_digest)
     differences = framing
-    if old_digest != new_digest:
+    if walked is not None:
+        differences += walked
+    elif old_digest != new_digest:
         frames = replays.get((id(old_side), id(new_side))) if replays is not None else None
         if frames is None:
             differences += Walker(old_side, new_side).differences(Ref(old_key), Ref(new_key))
         else:
             walker = Walker(old_side, new_side, replays=frames)
             found = list(walker.differences(Ref(old_key), Ref(new_key)))
+            frames.entered += walker.pairs_entered()
             if not walker.keep_frames():
-                found = list(Walker(old_side, new_side).differences(Ref(old_key), Ref(new_key)))
+                walker = Walker(old_side, new_side)
+                found = list(walker.differences(Ref(old_key), Ref(new_key)))
+                frames.entered += walker.pairs_entered()
             differences += found
     if old_side.graph.inventory_format != new_side.graph.inventory_format:
         differences.append(Difference("", "inventory-format-changed", None, None,
@@ -206,7 +255,7 @@ def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Si
         differences.append(Difference("", "structure-changed", None, None, (), (OLD_DATA, NEW_DATA)))
     changes = tuple(sorted((_decided(d, context, routes) for d in differences), key=Change.sort_key))
     decision = max_decision({change.decision for change in changes})
-    return RootDiff(root_id, decision, decision, changes, old_digest, new_digest)
+    return RootDiff(root_id, decision, decision, changes, old_digest, new_digest, shared_walk=walked is not None)
 
 
 def pair_renamed(results: list[RootDiff]) -> list[RootDiff]:

@@ -57,6 +57,9 @@ def _text_lines(results: list[RootDiff], show_unchanged: bool, change_lines: Cha
         mode = f" [mode {result.mode}]"
         earlier = f" (breaks earlier {', '.join(result.breaks_earlier)})" if result.breaks_earlier else ""
         yield f"{result.root}: {result.decision}{minimum}{renamed}{mode}{earlier}"
+        if result.shared_walk:
+            yield ("  (walked with other roots: a change below a named type is told as that walk first met it, "
+                   "which may be from another root)")
         for index, change in enumerate(result.changes):
             breaks = f" [breaks {', '.join(change.breaks)}]" if change.breaks else ""
             yield (f"  {change.decision:<13} {change.location}  {change.kind} ({change.rule}): "

@@ -54,7 +54,9 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
     prints the English one after the kind and rule. "mode" is the compatibility mode the root was decided
     in (persistence, the rule table, unless the source's `mode` or --mode says otherwise; text output shows
     it as [mode M]); a transitive mode adds "breaks_earlier", the digests of earlier records the current
-    structure breaks against.
+    structure breaks against. "shared_walk": true says the root was walked together with other roots of its
+    source (past what their own walks may enter in all): a change below a named type then names the
+    alternative and applicators of the route that first met it, which may start at another root.
 
     With --witness, every change also carries "witness" (a document, "accepted_by" and "rejected_by"
     old|new, the validator's "reason" and where it objects, "at") or null, and "witness_search"

@@ -1,0 +1,213 @@
+"""Past what the roots' own walks may enter in all, the roots left are walked together (`SharedWalk`): every pair of
+named types is entered once for all of them, and each root is told what it reaches in the graph of frames.
+
+Each root walked on its own enters every pair it reaches, so many roots reaching one large recursive component
+cost the product of the two: 1,000 roots of 1,000 types entered a million frames (1.6 s), 10,000 would take
+minutes. Walked together, each root reaches the same changes with the same directions and decisions; only the
+arguments that say which route met a change (the alternative it was entered through, the applicators it is
+under) may come from another root's route.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from unittest.mock import patch
+
+from hypothesis import given, settings, strategies as st
+
+from govern.classify import changes
+from govern.classify import classify as classify_module
+from govern.classify.changes import FrameGraph, Side, Walker, strongly_connected
+from govern.classify.classify import classify, classify_root, with_deep_stack
+from govern.classify.report import diff_json, diff_text
+from govern.model.graph import TypeGraph
+from govern.sources.jsonschema import load_jsonschema
+
+from test_classify_replays import _ring_graphs, _with_roots  # noqa: E402 - the folder's helpers
+from test_classify_walk_work import graph_pairs  # noqa: E402
+
+PROFILE = settings.get_profile("classify")
+
+
+def _from_route(name: str) -> bool:
+    """Whether a change takes an argument from the route that met it: the alternative it was entered through, the
+    applicators it is under (their keywords, and the kinds inside them, see `wrapped_args`)."""
+    return name in ("alternative", "keyword", "applicators_beyond") or name.startswith("inner")
+
+
+def _alone(old: TypeGraph, new: TypeGraph) -> list:
+    old_side, new_side = Side.of(old), Side.of(new)
+    return with_deep_stack(lambda: [classify_root(
+        root_id, (old_side, old.roots[root_id].type_key, old.roots[root_id].role),
+        (new_side, new.roots[root_id].type_key, new.roots[root_id].role), routes=False)
+        for root_id in sorted(new.roots)])
+
+
+def _walked_together(old: TypeGraph, new: TypeGraph, routes: bool = False) -> list:
+    """Every root with more than one root on its pair of graphs walked together (no pair for their own walks)."""
+    with patch.object(classify_module, "OWN_WALKS_BEYOND", -10 ** 9):
+        return classify([old], [new], routes=routes)
+
+
+def _what(change) -> tuple:
+    """A change without the arguments its route gives it."""
+    return (change.type, change.path, change.kind, change.rule, change.decision, change.breaks,
+            tuple((name, value) for name, value in change.args if not _from_route(name)))
+
+
+def _limited(result) -> bool:
+    return any(change.kind == "comparison-limit-reached" for change in result.changes)
+
+
+@settings(PROFILE, max_examples=120)
+@given(pair=graph_pairs())
+def test_roots_walked_together_reach_what_each_reaches_alone(pair):
+    roots = {"A": "T0", "B": "T1", "C": "T2", "D": "T0", "E": "T1"}
+    old, new = (_with_roots(graph, roots) for graph in pair)
+    together, alone = _walked_together(old, new), _alone(old, new)
+    assert [result.root for result in together] == [result.root for result in alone]
+    for shared, own in zip(together, alone):
+        assert shared.shared_walk == (own.decision != "unchanged")
+        if _limited(own) or _limited(shared):
+            continue  # (a limit is met at another point of another walk)
+        assert shared.decision == own.decision
+        assert Counter(map(_what, shared.changes)) == Counter(map(_what, own.changes))
+
+
+def test_many_roots_on_one_component_enter_each_pair_once_past_their_own_walks(tmp_path: Path, monkeypatch):
+    # 60 roots on a ring of 60 types, the last changed: walked alone, 3,600 pairs; their own walks may enter
+    # 2 per type of the two graphs and 1,000 more (1,240), and the roots left are walked together.
+    old, new = _ring_graphs(tmp_path, 60, 60)
+    entered = []
+    walk = Walker._compare_entered
+    monkeypatch.setattr(Walker, "_compare_entered", lambda self, *pair: entered.append(1) or walk(self, *pair))
+    together = classify([old], [new], routes=False)
+    own = [result for result in together if not result.shared_walk]
+    assert 1 <= len(own) < 60 and all(result.shared_walk for result in together[len(own):])
+    assert len(entered) <= 1240 + 60 + 60  # (the roots' own walks; then each pair once, and each root's own frame)
+    assert [(result.decision, [change.location for change in result.changes]) for result in together] == [
+        (result.decision, [change.location for change in result.changes]) for result in _alone(old, new)]
+    assert {change.location for result in together for change in result.changes} == {
+        "R59#/properties/note", "/properties/note"}  # (the type is named after the root on it)
+
+
+def test_the_report_says_which_roots_were_walked_together(tmp_path: Path):
+    old, new = _ring_graphs(tmp_path, 12, 4)
+    together = _walked_together(old, new)
+    entries = json.loads(diff_json(together))["roots"]
+    assert [entry.get("shared_walk") for entry in entries] == [True] * 4
+    assert json.loads(diff_json(classify([old], [new])))["roots"][0].get("shared_walk") is None
+    text = diff_text(together)
+    assert text.count("walked with other roots: a change below a named type is told as that walk first met it") == 4
+
+
+def test_roots_whose_changes_keep_their_routes_are_walked_on_their_own(tmp_path: Path):
+    """A witness document follows the route from its own root: with routes, every root is walked on its own."""
+    old, new = _ring_graphs(tmp_path, 12, 4)
+    together = _walked_together(old, new, routes=True)
+    assert not any(result.shared_walk for result in together)
+    assert len({result.changes[0].root_pointer() for result in together}) == 4
+
+
+def _chain_graphs(tmp_path: Path, length: int) -> tuple[TypeGraph, TypeGraph]:
+    """A chain C0 -> C1 -> ... of `length` types, each gaining an optional property, a root on each."""
+    graphs = []
+    for name, extra in (("old", False), ("new", True)):
+        defs = {}
+        for index in range(length):
+            properties: dict = {"v": {"type": "string"}}
+            if index + 1 < length:
+                properties["next"] = {"$ref": f"#/$defs/C{index + 1}"}
+            if extra:
+                properties["note"] = {"type": "string"}
+            defs[f"C{index}"] = {"type": "object", "properties": properties}
+        path = tmp_path / f"{name}.schema.json"
+        path.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}),
+                        encoding="utf-8")
+        graphs.append(load_jsonschema("s", path, {f"R{index:02}": (f"#/$defs/C{index}", "record")
+                                                  for index in range(length)}, tmp_path))
+    return graphs[0], graphs[1]
+
+
+def test_a_root_reaching_a_frame_the_limit_cut_short_is_told_the_limit(tmp_path: Path, monkeypatch):
+    """The roots walked together share the limits of two walks: past them, whatever reaches a frame that was not
+    compared to its end says so, and is a version-bump (never a same-version it could not prove)."""
+    old, new = _chain_graphs(tmp_path, 30)
+    monkeypatch.setattr(changes, "PAIRS_PER_TYPE", 0)
+    monkeypatch.setattr(changes, "PAIRS_BEYOND", 4)  # the walk together enters 8 pairs
+    together = _walked_together(old, new)
+    limited = [_limited(result) for result in together]
+    assert all(result.decision == "version-bump" for result, cut in zip(together, limited) if cut)
+    assert any(limited)
+    # R00 reaches the whole chain, beyond the limit; R29, walked last, once the limit was met, could not be
+    # compared to its end either, though alone (its own type, and nothing below it) it is a same-version.
+    first, last = together[0], together[-1]
+    assert first.root == "s:R00" and _limited(first)
+    assert last.root == "s:R29" and _limited(last) and last.decision == "version-bump"
+    assert _alone(old, new)[-1].decision == "same-version"
+
+
+def test_no_root_is_told_more_changes_than_its_own_walk_could_tell(tmp_path: Path, monkeypatch):
+    old, new = _chain_graphs(tmp_path, 30)
+    monkeypatch.setattr(changes, "COMPARED_PER_NODE", 0)
+    # One walk compares 5 reported differences' worth (16 each); the walk together, two walks' worth.
+    monkeypatch.setattr(changes, "COMPARED_BEYOND", 5 * changes.REPORTED_COUNTS)
+    together = _walked_together(old, new)
+    assert max(len(result.changes) for result in together) <= 5 + 1
+    assert all(_limited(result) for result in together if len(result.changes) > 5)
+
+
+def _reaches(successors: list[list[int]], start: int) -> set[int]:
+    seen, stack = {start}, [start]
+    while stack:
+        for successor in successors[stack.pop()]:
+            if successor >= 0 and successor not in seen:
+                seen.add(successor)
+                stack.append(successor)
+    return seen
+
+
+@settings(PROFILE, max_examples=200)
+@given(st.integers(1, 14).flatmap(lambda count: st.lists(
+    st.lists(st.integers(-1, count - 1), max_size=4), min_size=count, max_size=count)))
+def test_strongly_connected_components_are_the_nodes_that_reach_each_other(successors):
+    component, count = strongly_connected(successors)
+    reach = [_reaches(successors, node) for node in range(len(successors))]
+    assert sorted(set(component)) == list(range(count))
+    for node, reached in enumerate(reach):
+        for other in range(len(successors)):
+            assert (component[node] == component[other]) == (other in reached and node in reach[other])
+        # a component's successors are numbered before it
+        assert all(component[successor] <= component[node] for successor in successors[node] if successor >= 0)
+
+
+def test_strongly_connected_components_of_a_long_chain_need_no_recursion():
+    count = 200_000
+    component, found = strongly_connected([[node + 1] if node + 1 < count else [0] for node in range(count)])
+    assert found == 1
+
+
+def test_what_a_top_reaches_is_told_through_the_components(monkeypatch):
+    """`FrameGraph.reached` against a walk from each top: the nodes that yielded something, and whether one cut
+    short (or a pair never entered) is reached."""
+    rng = random.Random(7)
+    for _ in range(200):
+        graph = FrameGraph()
+        count = rng.randint(1, 12)
+        keys = [("k", index) for index in range(count)]
+        for key in keys:
+            graph.add(key)
+        for node in range(count):
+            graph.items[node] = ["x"] * rng.choice((0, 0, 1, 2))
+            graph.complete[node] = rng.random() > 0.15
+            graph.successors[node] = [rng.choice(keys) if rng.random() > 0.1 else ("never entered",)
+                                      for _ in range(rng.randint(0, 3))]
+        successors = [[graph.nodes.get(key, -1) for key in keys_] for keys_ in graph.successors]
+        tops = list(range(count))
+        for top, (nodes, cut) in zip(tops, graph.reached(tops)):
+            reached = _reaches(successors, top)
+            assert nodes == sorted(node for node in reached if graph.items[node])
+            assert cut == any(not graph.complete[node] or -1 in successors[node] for node in reached)
