@@ -861,9 +861,10 @@ class SharedWalk:
     part of a frame). The walk's limits are those of two walks, one through the pairs and one through the roots'
     own frames, shared by every root: past them, a root that reaches a frame cut short is told the limit."""
 
-    def __init__(self, old: Side, new: Side):
+    def __init__(self, old: Side, new: Side, replays: Replays | None = None):
+        """`replays`: the frames the roots' own walks recorded, replayed here as well."""
         self._graph = FrameGraph()
-        self._walker = Walker(old, new, graph=self._graph, walks=2)
+        self._walker = Walker(old, new, graph=self._graph, walks=2, replays=replays)
         self._tops: dict[str, tuple[int, tuple[str, str]]] = {}
 
     def walk(self, root_id: str, old_key: str, new_key: str) -> None:
@@ -1052,7 +1053,9 @@ class Walker:
                     frame_key = (item.old.target, item.new.target, item.guarded, entered_effect, entered.at_top)
                     recorded = replays.frames.get(frame_key)
                     if recorded is None:
-                        entered_walk = self._recording(item.old, item.new, entered_effect, frame_key)
+                        # (a walk shared by many roots keeps its frames in its graph: it records none for others)
+                        entered_walk = self._recording(item.old, item.new, entered_effect, frame_key) \
+                            if graph is None else self._compare_entered(item.old, item.new, entered_effect)
                     else:
                         # What the frame counted in all is counted as it starts: the walk meets a limit no later
                         # than its own walk would (and a walk that meets one is made again, see `keep_frames`).

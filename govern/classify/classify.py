@@ -154,7 +154,7 @@ def _classify_roots(old_roots: dict[str, tuple[Side, str, str]], new_roots: dict
             if frames is not None and frames.entered >= frames.own_walks \
                     and old[0].digests[old[1]] != new[0].digests[new[1]]:
                 if pair not in shared_walks:
-                    shared_walks[pair] = SharedWalk(old[0], new[0])
+                    shared_walks[pair] = SharedWalk(old[0], new[0], frames)
                 shared_walks[pair].walk(root_id, old[1], new[1])
                 continue
         results[root_id] = classify_root(root_id, old, new, replays, routes)

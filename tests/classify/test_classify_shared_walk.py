@@ -46,9 +46,11 @@ def _alone(old: TypeGraph, new: TypeGraph) -> list:
         for root_id in sorted(new.roots)])
 
 
-def _walked_together(old: TypeGraph, new: TypeGraph, routes: bool = False) -> list:
-    """Every root with more than one root on its pair of graphs walked together (no pair for their own walks)."""
-    with patch.object(classify_module, "OWN_WALKS_BEYOND", -10 ** 9):
+def _walked_together(old: TypeGraph, new: TypeGraph, routes: bool = False, own_walks: int = -10 ** 9) -> list:
+    """The roots of a pair of graphs with several roots walked together once their own walks entered `own_walks`
+    pairs in all (by default none: every root is walked together)."""
+    with patch.object(classify_module, "OWN_WALKS_PER_TYPE", 0), \
+            patch.object(classify_module, "OWN_WALKS_BEYOND", own_walks):
         return classify([old], [new], routes=routes)
 
 
@@ -62,15 +64,17 @@ def _limited(result) -> bool:
     return any(change.kind == "comparison-limit-reached" for change in result.changes)
 
 
-@settings(PROFILE, max_examples=120)
-@given(pair=graph_pairs())
-def test_roots_walked_together_reach_what_each_reaches_alone(pair):
+@settings(PROFILE, max_examples=150)
+@given(pair=graph_pairs(), own_walks=st.sampled_from([-10 ** 9, 1, 3]))
+def test_roots_walked_together_reach_what_each_reaches_alone(pair, own_walks):
+    # (with own walks first, the walk together replays the frames they recorded)
     roots = {"A": "T0", "B": "T1", "C": "T2", "D": "T0", "E": "T1"}
     old, new = (_with_roots(graph, roots) for graph in pair)
-    together, alone = _walked_together(old, new), _alone(old, new)
+    together, alone = _walked_together(old, new, own_walks=own_walks), _alone(old, new)
     assert [result.root for result in together] == [result.root for result in alone]
     for shared, own in zip(together, alone):
-        assert shared.shared_walk == (own.decision != "unchanged")
+        if own_walks < 0:
+            assert shared.shared_walk == (own.decision != "unchanged")
         if _limited(own) or _limited(shared):
             continue  # (a limit is met at another point of another walk)
         assert shared.decision == own.decision
