@@ -855,11 +855,14 @@ class SharedWalk:
     the product of the two (10,000 of them, minutes).
 
     What a root is told: every difference of every frame it reaches, each as the walk met it, so a change's
-    arguments that say where it was met (the alternative of a union it was entered through, a nearer event
-    root) are those of the route the walk took, which may start at another root. Which frames a root reaches is
-    exactly what its own walk reaches, and with them every change and its directions (the route's effect is
-    part of a frame). The walk's limits are those of two walks, one through the pairs and one through the roots'
-    own frames, shared by every root: past them, a root that reaches a frame cut short is told the limit."""
+    arguments that say how it was met (the alternative of a union it was entered through, the applicators it is
+    under) are those of the route the walk took, which may start at another root. A root reaches the frames its
+    own walk reaches, and with them every change, its kind and its directions (the route's effect is part of a
+    frame). The event root nearest on the route is part of a frame too, since rules judge a change inside one by
+    its own: where a type is reached through different event roots, each is told, where a root's own walk
+    tells the first it meets (never a laxer decision). The walk replays the frames the roots' own walks
+    recorded. Its limits are those of two walks, one through the pairs and one through the roots' own frames,
+    shared by every root: past them, a root that reaches a frame cut short is told the limit."""
 
     def __init__(self, old: Side, new: Side, replays: Replays | None = None):
         """`replays`: the frames the roots' own walks recorded, replayed here as well."""
@@ -896,12 +899,12 @@ class SharedWalk:
                 if node != top and (key[:4] == own or key[4] is False and key[:4] in at_top):
                     continue
                 found += [item for item in graph.items[node] if item.kind != "comparison-limit-reached"]
+            limit = walker._shared.limit_met or _PAIRS
             if len(found) > most:
                 del found[most:]
-                cut = True
+                cut, limit = True, _WORK
             if cut:
-                found.append(walker._limit_reached("", Ref(old_key), Ref(new_key),
-                                                   walker._shared.limit_met or _PAIRS))
+                found.append(walker._limit_reached("", Ref(old_key), Ref(new_key), limit))
             told[root_id] = found
         return told
 
