@@ -319,11 +319,7 @@ def _nearest_event(transforms: list, outer: "_Context | None") -> str | None:
     for transform in transforms:
         if transform.__class__ is _Named and "event" in transform.names:
             return transform.names["event"]
-    while outer is not None:
-        if outer.transform.__class__ is _Named and "event" in outer.transform.names:
-            return outer.transform.names["event"]
-        outer = outer.outer
-    return None
+    return None if outer is None else outer.event
 
 
 class _Context:
@@ -331,10 +327,13 @@ class _Context:
     list, shared by the frames below; adjacent argument names merged, so a long chain of references through
     unions costs one entry, not one per level)."""
 
-    __slots__ = ("transform", "outer")
+    __slots__ = ("transform", "outer", "event")
 
     def __init__(self, transform, outer: "_Context | None"):
         self.transform, self.outer = transform, outer
+        # The event root its differences are named in (the nearest), told at once: a route is as long as the walk.
+        self.event = transform.names["event"] if transform.__class__ is _Named and "event" in transform.names \
+            else outer.event if outer is not None else None
 
     @staticmethod
     def within(transforms: list, outer: "_Context | None") -> "_Context | None":
