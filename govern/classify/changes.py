@@ -686,12 +686,9 @@ class _Shared:
     One count for the whole family keeps it within the walk's limit."""
 
     __slots__ = ("entered", "compared", "breaks", "asking", "limit_met", "unasked_compared", "unasked_entered",
-                 "cut_short", "walks")
+                 "cut_short")
 
-    def __init__(self, walks: int = 1) -> None:
-        # How many walks' worth the family's limits are (see SharedWalk): the floor of what is compared, and the
-        # limit it is raised to once passed, are that many times one walk's.
-        self.walks = walks
+    def __init__(self) -> None:
         # Pairs of named types entered, or compared in place with a union's alternative, and questions of
         # `_breaks_between` walked, by every walk of the family.
         self.entered = 0
@@ -764,40 +761,75 @@ class FrameGraph:
     def reached(self, tops: list[int]) -> list[tuple[list[int], bool]]:
         """For each of `tops`: the nodes it reaches that yielded something (itself included), in the order they
         were added, and whether it reaches a frame cut short by a limit (or a pair never entered for one). Told
-        through the graph's strongly connected components, each once: linear in the graph and what is told,
-        where a walk from each top would be the product of the tops and the graph."""
-        nodes = self.nodes
+        through the graph's strongly connected components, each once, where a walk from each top would be the
+        product of the tops and the graph. What a component reaches is a set while it is small (most reach a
+        few changes), else a bit per node that yielded something; each is dropped once the last component or
+        top that reaches it has taken it."""
+        nodes, complete = self.nodes, self.complete
         successors = [[nodes.get(key, -1) for key in keys] for keys in self.successors]
         component, count = strongly_connected(successors)
-        # Each node that yielded something is a bit of the components that reach it.
         yielding = [node for node, items in enumerate(self.items) if items]
-        bits = [0] * count
-        for position, node in enumerate(yielding):
-            bits[component[node]] |= 1 << position
-        cut = [False] * count
+        position = {node: index for index, node in enumerate(yielding)}
         members: list[list[int]] = [[] for _ in range(count)]
         for node, number in enumerate(component):
             members[number].append(node)
-        for number in range(count):  # (a component's successors are numbered before it)
-            reach, short = bits[number], cut[number]
+        # What each component reaches, and how many components and tops still have to take it.
+        takers = [0] * count
+        below: list[set[int]] = [set() for _ in range(count)]
+        for number in range(count):
             for node in members[number]:
-                short = short or not self.complete[node]
-                for successor in successors[node]:
-                    if successor < 0:
-                        short = True
-                    elif component[successor] != number:
-                        reach |= bits[component[successor]]
-                        short = short or cut[component[successor]]
-            bits[number], cut[number] = reach, short
+                below[number].update(component[successor] for successor in successors[node] if successor >= 0)
+            below[number].discard(number)
+            for other in below[number]:
+                takers[other] += 1
+        for top in tops:
+            takers[component[top]] += 1
+        reach: list[frozenset[int] | int | None] = [None] * count
+        cut = [False] * count
+        for number in range(count):  # (a component's successors are numbered before it)
+            small: set[int] = {node for node in members[number] if node in position}
+            bits, short = 0, False
+            for node in members[number]:
+                short = short or not complete[node] or -1 in successors[node]
+            for other in below[number]:
+                taken = reach[other]
+                if taken.__class__ is int:
+                    bits |= taken
+                else:
+                    small |= taken
+                short = short or cut[other]
+                takers[other] -= 1
+                if not takers[other]:
+                    reach[other] = None
+            if bits or len(small) > _SMALL_REACH:
+                for node in small:
+                    bits |= 1 << position[node]
+                reach[number] = bits
+            else:
+                reach[number] = frozenset(small)
+            cut[number] = short
+            below[number] = set()
         found = []
         for top in tops:
-            text = format(bits[component[top]], "b")[::-1]  # (bit i of the number is character i)
-            positions, position = [], text.find("1")
-            while position >= 0:
-                positions.append(yielding[position])
-                position = text.find("1", position + 1)
-            found.append((positions, cut[component[top]]))
+            number = component[top]
+            taken = reach[number]
+            if taken.__class__ is int:
+                text = format(taken, "b")[::-1]  # (bit i of the number is character i)
+                reached, index = [], text.find("1")
+                while index >= 0:
+                    reached.append(yielding[index])
+                    index = text.find("1", index + 1)
+            else:
+                reached = sorted(taken)
+            found.append((reached, cut[number]))
+            takers[number] -= 1
+            if not takers[number]:
+                reach[number] = None
         return found
+
+
+# What a component of a graph of frames reaches is kept as a set up to this many nodes (see FrameGraph.reached).
+_SMALL_REACH = 64
 
 
 def strongly_connected(successors: list[list[int]]) -> tuple[list[int], int]:
@@ -856,18 +888,19 @@ class SharedWalk:
     What a root is told: every difference of every frame it reaches, each as the walk met it, so a change's
     arguments that say how it was met (the alternative of a union it was entered through, the applicators it is
     under) are those of the route the walk took, which may start at another root. A root reaches the frames its
-    own walk reaches, and with them every change, its kind and its directions (the route's effect is part of a
-    frame). The event root nearest on the route is part of a frame too, since rules judge a change inside one by
-    its own: where a type is reached through different event roots, each is told, where a root's own walk
-    tells the first it meets (never a laxer decision). The walk replays the frames the roots' own walks
-    recorded. Its limits are those of two walks, one through the pairs and one through the roots' own frames,
-    shared by every root: past them, a root that reaches a frame cut short is told the limit."""
+    own walk reaches (a frame is a pair with the names guarded, the route's effect and the event root nearest on
+    it), and with them every change, its kind, its directions and its decision.
+
+    The walk replays the frames the roots' own walks recorded, and has the limits of one walk. Walking every
+    root's frame and every pair they reach once, it counts at least what any one root's own walk would: a walk
+    that meets no limit tells each root what its own walk would, limits included. A root that reaches a frame
+    cut short by a limit (or one never entered for it) is not told: it is walked on its own."""
 
     def __init__(self, old: Side, new: Side, replays: Replays | None = None):
         """`replays`: the frames the roots' own walks recorded, replayed here as well."""
         self._graph = FrameGraph()
-        self._walker = Walker(old, new, graph=self._graph, walks=2, replays=replays)
-        self._tops: dict[str, tuple[int, tuple[str, str]]] = {}
+        self._walker = Walker(old, new, graph=self._graph, replays=replays)
+        self._tops: dict[str, tuple[int | None, tuple[str, str]]] = {}
 
     def walk(self, root_id: str, old_key: str, new_key: str) -> None:
         """Walk a root's own frame, entering the pairs no root has entered before."""
@@ -877,33 +910,29 @@ class SharedWalk:
             pass
         self._tops[root_id] = (walker.top, (old_key, new_key))
 
-    def differences(self) -> dict[str, list[Difference]]:
-        """What each root walked is told, once every root is walked."""
-        graph, walker = self._graph, self._walker
-        # No root is told more than its own walk could tell before its limit (each difference it reports counts
-        # `REPORTED_COUNTS` of what one walk compares).
-        most = walker.compared_limit // (walker._shared.walks * REPORTED_COUNTS)
-        roots = list(self._tops)
+    def differences(self) -> dict[str, list[Difference] | None]:
+        """What each root walked is told, once every root is walked; None for a root that reaches a frame a limit
+        cut short (to be walked on its own)."""
+        graph = self._graph
+        roots = [root_id for root_id, (top, _) in self._tops.items() if top is not None]
+        told: dict[str, list[Difference] | None] = {root_id: [] for root_id, (top, _) in self._tops.items()
+                                                    if top is None}
         reached = graph.reached([self._tops[root_id][0] for root_id in roots])
-        told = {}
         for root_id, (nodes, cut) in zip(roots, reached):
+            if cut:
+                told[root_id] = None
+                continue
             top, (old_key, new_key) = self._tops[root_id]
             # A root's own pair is not entered again below it, and a pair met where the route is empty is told
             # as met there (as the root's own walk does: it meets both there first).
-            own = (old_key, new_key, False, None)
-            at_top = {graph.keys[node][:4] for node in nodes if node != top and graph.keys[node][4] is True}
+            own = (old_key, new_key, False, None, None)
+            at_top = {graph.keys[node][:5] for node in nodes if node != top and graph.keys[node][5] is True}
             found = []
             for node in nodes:
                 key = graph.keys[node]
-                if node != top and (key[:4] == own or key[4] is False and key[:4] in at_top):
+                if node != top and (key[:5] == own or key[5] is False and key[:5] in at_top):
                     continue
-                found += [item for item in graph.items[node] if item.kind != "comparison-limit-reached"]
-            limit = walker._shared.limit_met or _PAIRS
-            if len(found) > most:
-                del found[most:]
-                cut, limit = True, _WORK
-            if cut:
-                found.append(walker._limit_reached("", Ref(old_key), Ref(new_key), limit))
+                found += graph.items[node]
             told[root_id] = found
         return told
 
@@ -911,7 +940,7 @@ class SharedWalk:
 class Walker:
     def __init__(self, old: Side, new: Side, shared: _Shared | None = None,
                  limits: tuple[int, int] | None = None, replays: Replays | None = None,
-                 graph: "FrameGraph | None" = None, walks: int = 1):
+                 graph: "FrameGraph | None" = None):
         self.old = old
         self.new = new
         # Frames yielded by the walks of other roots (see Replays), and those this walk records for them.
@@ -925,13 +954,12 @@ class Walker:
         # others (Replays), nor where every pair it reaches is an edge of the graph of frames.
         self._prunes_visited = replays is None and graph is None
         # (the walks this one runs share its limits: `limits` is (pair limit, limit of what is compared); the
-        # latter counts the graphs' nodes only once the floor is passed, see `_exhausted`; `walks`: how many
-        # walks' worth they are)
+        # latter counts the graphs' nodes only once the floor is passed, see `_exhausted`)
         self.pair_limit, self.compared_limit = limits if limits is not None else (
-            walks * pair_limit(old, new), walks * COMPARED_BEYOND)
+            pair_limit(old, new), COMPARED_BEYOND)
         # The walks this one runs to tell a replacement's directions count against the same limit; the walk that
         # started them tells when one of them met it.
-        self._shared = _Shared(walks) if shared is None else shared
+        self._shared = _Shared() if shared is None else shared
         self._first = shared is None
         self._limited = False  # whether a pair was left uncompared at the limit (reported once, the first)
         # Whether the walk has yielded a limit as it is, not wrapped as the inner change of another (under `not`,
@@ -946,10 +974,11 @@ class Walker:
         # The comparisons in place running (one inside the other): met again inside itself, the same
         # comparison would only repeat what it is finding, at a longer path, without end.
         self._comparing_in_place: set[tuple[bool, str, int, bool]] = set()
-        # Pairs of named types compared, with the names guarded and what the route to them does to a
-        # difference's direction and kind (`_route_effect`): a type reached plainly and under `not` breaks
-        # the opposite ways along the two routes, so it is compared along each.
-        self._visited: set[tuple[str, str, bool, tuple | None]] = set()
+        # Pairs of named types compared, with the names guarded, what the route to them does to a
+        # difference's direction and kind (`_route_effect`) and the event root nearest on it: a type reached
+        # plainly and under `not` breaks the opposite ways along the two routes, so it is compared along each.
+        self._visited: set[tuple[str, str, bool, tuple | None, str | None]] = set()
+        self._event: str | None = None  # the event root nearest on the running frame's route
         # Set while comparing an intersection operand whose sibling operands check undeclared names (for
         # example unevaluatedProperties: false next to allOf): a name the operand admits is still rejected.
         self._names_guarded = False
@@ -995,6 +1024,7 @@ class Walker:
         while frames:
             walk, place, context, inherited, guarded, effect, depth, node = frames[-1]
             self._place = place
+            self._event = None if inherited is None else inherited.event
             for item in walk:
                 if item.__class__ is not Enter:
                     if context is not None:
@@ -1023,13 +1053,16 @@ class Walker:
                 # (Names alone, such as the alternative a union names, change no direction and no kind.)
                 entered_effect = effect if not transforms or len(transforms) == 1 and transforms[0].__class__ is _Named \
                     else _route_effect(transforms, effect)
-                # (An Enter is made only for a pair whose digests differ: see `_enters`.)
-                seen = (item.old.target, item.new.target, item.guarded, entered_effect)
+                # (An Enter is made only for a pair whose digests differ: see `_enters`.) The event root
+                # nearest on the route is part of what was compared: the frame's differences name it, and rules
+                # judge a change inside an event root by its own, so a type reached through an event root and
+                # outside it is compared along both (which came first depended on the order of names).
+                seen = (item.old.target, item.new.target, item.guarded, entered_effect,
+                        _nearest_event(transforms, inherited))
                 at_top = (place is None or place.at_top) and not item.path
                 if node is not None:
-                    # Whether the route is empty, and the event root nearest on it, too: a frame's differences
-                    # then name that event root, and rules judge a change in one by its own (see SharedWalk).
-                    seen += (at_top, _nearest_event(transforms, inherited))
+                    # (and whether the route is empty, in a graph of frames: see SharedWalk)
+                    seen += (at_top,)
                     graph.successors[node].append(seen)
                 if seen in visited:
                     continue
@@ -1092,7 +1125,7 @@ class Walker:
         """Make the walk ready for another root of a walk shared by many (see SharedWalk): what it tells once
         per root is told anew."""
         self._limited = self._told_plainly = False
-        self._place = None
+        self._place = self.top = None
 
     def _recording(self, old: Ref, new: Ref, effect: tuple | None, key: tuple) -> Iterator[Difference | Enter]:
         """The walk of an entered pair (`_compare_entered`), with what it yields and what it would count towards
@@ -1169,10 +1202,10 @@ class Walker:
         """Which of the limits the walk shares with the walks it runs is used up (`_PAIRS` or `_WORK`), noted
         as the limit met; None while neither is."""
         shared = self._shared
-        if shared.compared >= self.compared_limit and self.compared_limit == shared.walks * COMPARED_BEYOND:
+        if shared.compared >= self.compared_limit and self.compared_limit == COMPARED_BEYOND:
             # Past the floor: the graphs' size is counted now, once, and shared with the walks this one runs.
-            self.compared_limit = shared.walks * (
-                COMPARED_PER_NODE * (self.old.graph.node_count + self.new.graph.node_count) + COMPARED_BEYOND)
+            self.compared_limit = COMPARED_PER_NODE * (self.old.graph.node_count + self.new.graph.node_count) \
+                + COMPARED_BEYOND
         exhausted = _PAIRS if shared.entered >= self.pair_limit else _WORK if shared.compared >= self.compared_limit \
             else None
         if exhausted is not None and shared.limit_met is None:
@@ -1245,10 +1278,10 @@ class Walker:
             self.old.graph.inventory_format != self.new.graph.inventory_format
 
     def _enters(self, old: Ref, new: Ref, effect: tuple | None, guarded: bool | None = None) -> bool:
-        """Whether a pair of named types is to be compared: it can hold a difference and was not compared
-        before with the same names guarded along a route of the same effect, which it counts as compared
-        from now on."""
-        pair = (old.target, new.target, self._names_guarded if guarded is None else guarded, effect)
+        """Whether a pair of named types is to be compared at the top (no event root names its differences):
+        it can hold a difference and was not compared before with the same names guarded along a route of the
+        same effect, which it counts as compared from now on."""
+        pair = (old.target, new.target, self._names_guarded if guarded is None else guarded, effect, None)
         if not self._differ(old, new) or pair in self._visited:
             return False
         self._visited.add(pair)
@@ -1464,10 +1497,11 @@ class Walker:
                 if kind is new_node.__class__:
                     if kind is Ref:
                         if old_digests[old_node.target] != new_digests[new_node.target] or not same_format:
-                            if visited is not None and (old_node.target, new_node.target, False, effect) in visited:
+                            event = self._same_event_root(old_node, new_node) if self._events else None
+                            if visited is not None and (old_node.target, new_node.target, False, effect,
+                                                        event or self._event) in visited:
                                 continue
-                            yield Enter(old_node, new_node, prefix + _escape(name), False,
-                                        self._same_event_root(old_node, new_node) if self._events else None)
+                            yield Enter(old_node, new_node, prefix + _escape(name), False, event)
                         continue
                     if kind in _LEAVES:
                         if same_format and old_node == new_node:
@@ -1482,11 +1516,11 @@ class Walker:
                         if old_child.__class__ is Ref and new_child.__class__ is Ref \
                                 and old_node.constraints == new_node.constraints:
                             if old_digests[old_child.target] != new_digests[new_child.target] or not same_format:
-                                if visited is not None \
-                                        and (old_child.target, new_child.target, False, effect) in visited:
+                                event = self._same_event_root(old_child, new_child)
+                                if visited is not None and (old_child.target, new_child.target, False, effect,
+                                                            event or self._event) in visited:
                                     continue
-                                yield Enter(old_child, new_child, prefix + _escape(name) + suffix, False,
-                                            self._same_event_root(old_child, new_child))
+                                yield Enter(old_child, new_child, prefix + _escape(name) + suffix, False, event)
                             continue
                         if same(old_node, new_node):
                             quiet[pair] = (before, after)

@@ -160,7 +160,8 @@ def _classify_roots(old_roots: dict[str, tuple[Side, str, str]], new_roots: dict
         results[root_id] = classify_root(root_id, old, new, replays, routes)
     for walk in shared_walks.values():
         for root_id, differences in walk.differences().items():
-            results[root_id] = classify_root(root_id, old_roots[root_id], new_roots[root_id], routes=routes,
+            # (a root that reaches a frame the walk's limit cut short is walked on its own, as it would be alone)
+            results[root_id] = classify_root(root_id, old_roots[root_id], new_roots[root_id], replays, routes,
                                              walked=differences)
     return [results[root_id] for root_id in sorted(results)]
 
@@ -231,7 +232,7 @@ def classify_root(root_id: str, old: tuple[Side, str, str] | None, new: tuple[Si
     if old_digest == new_digest and not framing:
         return RootDiff(root_id, UNCHANGED, None, (), old_digest, new_digest)
     differences = framing
-    if walked is not None:
+    if walked is not None:  # (None: walked on its own)
         differences += walked
     elif old_digest != new_digest:
         frames = replays.get((id(old_side), id(new_side))) if replays is not None else None

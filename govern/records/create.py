@@ -184,7 +184,9 @@ def plan_record(config: Config, slug: str, prose: dict[str, dict[str, str]] | No
         history = _without(history, replacing)
     current = load_configured(config)
     old = recorded_graphs(config, history) if history.records else []
-    results = [result for result in classified(config, history, old, current) if result.decision != UNCHANGED]
+    # (routes: only witness documents follow them)
+    results = [result for result in classified(config, history, old, current, routes=witness_budget is not None)
+               if result.decision != UNCHANGED]
     if not results:
         raise Refusal(Problem(f"{config.records_dir}/", "nothing to record: every root agrees "
                               "with its latest record", hint="`govern diff` shows the current changes"))
@@ -490,7 +492,8 @@ def prose_skeleton(languages: tuple[str, ...], results: list[RootDiff] = (), hea
 def pending_changes(config: Config, history: History, current: list) -> list[RootDiff]:
     """Every root whose current structure differs from its latest record (all roots before a baseline)."""
     old = recorded_graphs(config, history) if history.records else []
-    return [result for result in classified(config, history, old, current) if result.decision != UNCHANGED]
+    return [result for result in classified(config, history, old, current, routes=False)
+            if result.decision != UNCHANGED]
 
 
 def classified(config: Config, history: History, old: list, current: list, routes: bool = True) -> list[RootDiff]:

@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 from unittest.mock import patch
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from govern.classify import changes
@@ -24,10 +25,11 @@ from govern.classify.changes import FrameGraph, Side, Walker, strongly_connected
 from govern.classify.classify import classify, classify_root, with_deep_stack
 from govern.classify.report import diff_json, diff_text
 from govern.model.graph import TypeGraph
+from govern.model.nodes import Root
 from govern.sources.jsonschema import load_jsonschema
 
 from test_classify_replays import _ring_graphs, _with_roots  # noqa: E402 - the folder's helpers
-from test_classify_walk_work import graph_pairs  # noqa: E402
+from test_classify_walk_work import KEYS, graph_pairs  # noqa: E402
 
 PROFILE = settings.get_profile("classify")
 
@@ -81,6 +83,60 @@ def test_roots_walked_together_reach_what_each_reaches_alone(pair, own_walks):
         assert Counter(map(_what, shared.changes)) == Counter(map(_what, own.changes))
 
 
+@settings(PROFILE, max_examples=150)
+@given(pair=graph_pairs(), roles=st.lists(st.sampled_from(["record", "event", "envelope", "header"]), min_size=5,
+                                           max_size=5),
+       keys=st.lists(st.sampled_from(list(KEYS)), min_size=5, max_size=5), own_walks=st.sampled_from([-10 ** 9, 1, 3]))
+def test_roots_of_every_role_walked_together_are_decided_as_alone(pair, roles, keys, own_walks):
+    """Event roots name the changes inside them, and an envelope judges a change outside them as its own
+    structure: a type reached both ways is compared along both, together as alone."""
+    graphs = []
+    for graph in pair:
+        roots = {f"s:R{index}": Root(f"s:R{index}", key, role) for index, (key, role) in enumerate(zip(keys, roles))}
+        events: dict[str, str] = {}
+        for root in sorted(roots.values(), key=lambda root: root.id):
+            if root.role == "event":
+                events.setdefault(root.type_key, root.id)
+        graphs.append(TypeGraph(source=graph.source, types=dict(graph.types), roots=roots, event_roots=events))
+    old, new = graphs
+    together, alone = _walked_together(old, new, own_walks=own_walks), _alone(old, new)
+    for shared, own in zip(together, alone):
+        if _limited(own) or _limited(shared):
+            continue
+        assert shared.decision == own.decision
+        assert Counter(map(_what, shared.changes)) == Counter(map(_what, own.changes))
+
+
+def _envelope_graphs(tmp_path: Path, name: str) -> tuple[TypeGraph, TypeGraph]:
+    """An envelope whose own keywords refer to an event root's type, and whose property `name` refers to it as
+    well; the event root gains an optional property."""
+    graphs = []
+    for side, extra in (("old", False), ("new", True)):
+        event: dict = {"type": "object", "properties": {"f": {"type": "string"}}}
+        if extra:
+            event["properties"]["g"] = {"type": "string"}
+        document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+            "Ev": event, "Env": {"type": "object", "$ref": "#/$defs/Ev", "properties": {name: {"$ref": "#/$defs/Ev"}}}}}
+        path = tmp_path / f"{side}.schema.json"
+        path.write_text(json.dumps(document), encoding="utf-8")
+        graphs.append(load_jsonschema("s", path, {"Ev": ("#/$defs/Ev", "event"), "Z": ("#/$defs/Env", "envelope")},
+                                      tmp_path))
+    return graphs[0], graphs[1]
+
+
+@pytest.mark.parametrize("name", ["a", "b", "c", "d", "e", "f", "g", "h"])
+def test_an_envelope_is_decided_whatever_the_names_that_lead_to_an_event_root(tmp_path: Path, name: str):
+    """The envelope meets the event root's type at its own keywords (its own structure: a version-bump) and
+    below its property (inside the event root: its own rules). Its walk entered the type once, along whichever
+    route came first in the order of the names (the operands' digests), so the decision depended on the
+    property's name."""
+    old, new = _envelope_graphs(tmp_path, name)
+    envelope = next(result for result in _alone(old, new) if result.root == "s:Z")
+    assert envelope.decision == "version-bump"
+    assert sorted((change.rule, dict(change.args).get("event")) for change in envelope.changes) == [("header-or-envelope-changed", None),
+                                                      ("optional-property-added", "s:Ev")]
+
+
 def test_many_roots_on_one_component_enter_each_pair_once_past_their_own_walks(tmp_path: Path, monkeypatch):
     # 60 roots on a ring of 60 types, the last changed: walked alone, 3,600 pairs; their own walks may enter
     # 2 per type of the two graphs and 1,000 more (1,240), and the roots left are walked together.
@@ -116,52 +172,54 @@ def test_roots_whose_changes_keep_their_routes_are_walked_on_their_own(tmp_path:
     assert len({result.changes[0].root_pointer() for result in together}) == 4
 
 
-def _chain_graphs(tmp_path: Path, length: int) -> tuple[TypeGraph, TypeGraph]:
-    """A chain C0 -> C1 -> ... of `length` types, each gaining an optional property, a root on each."""
+def _chain_graphs(tmp_path: Path, length: int, chains: tuple[str, ...] = ("C",)) -> tuple[TypeGraph, TypeGraph]:
+    """Chains C0 -> C1 -> ... of `length` types (one per letter of `chains`), each type gaining an optional
+    property, a root on each (R00, R01, ... in the order of the chains)."""
     graphs = []
     for name, extra in (("old", False), ("new", True)):
-        defs = {}
-        for index in range(length):
-            properties: dict = {"v": {"type": "string"}}
-            if index + 1 < length:
-                properties["next"] = {"$ref": f"#/$defs/C{index + 1}"}
-            if extra:
-                properties["note"] = {"type": "string"}
-            defs[f"C{index}"] = {"type": "object", "properties": properties}
+        defs, roots = {}, {}
+        for letter in chains:
+            for index in range(length):
+                properties: dict = {"v": {"type": "string"}}
+                if index + 1 < length:
+                    properties["next"] = {"$ref": f"#/$defs/{letter}{index + 1}"}
+                if extra:
+                    properties["note"] = {"type": "string"}
+                defs[f"{letter}{index}"] = {"type": "object", "properties": properties}
+                roots[f"R{len(roots):02}"] = (f"#/$defs/{letter}{index}", "record")
         path = tmp_path / f"{name}.schema.json"
         path.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs}),
                         encoding="utf-8")
-        graphs.append(load_jsonschema("s", path, {f"R{index:02}": (f"#/$defs/C{index}", "record")
-                                                  for index in range(length)}, tmp_path))
+        graphs.append(load_jsonschema("s", path, roots, tmp_path))
     return graphs[0], graphs[1]
 
 
-def test_a_root_reaching_a_frame_the_limit_cut_short_is_told_the_limit(tmp_path: Path, monkeypatch):
-    """The roots walked together share the limits of two walks: past them, whatever reaches a frame that was not
-    compared to its end says so, and is a version-bump (never a same-version it could not prove)."""
+@pytest.mark.parametrize("limits", [{"PAIRS_PER_TYPE": 0, "PAIRS_BEYOND": 4},
+                                    {"COMPARED_PER_NODE": 0, "COMPARED_BEYOND": 5 * changes.REPORTED_COUNTS}])
+def test_a_root_reaching_a_frame_a_limit_cut_short_is_walked_on_its_own(tmp_path: Path, monkeypatch, limits):
+    """The walk together has the limits of one walk. A root whose frames it compared to their end before any
+    limit is told them (its own walk would count no more); one that reaches a frame cut short, or a pair left
+    unentered, is walked on its own: every root is told what it is told alone, limits included."""
     old, new = _chain_graphs(tmp_path, 30)
+    for name, value in limits.items():
+        monkeypatch.setattr(changes, name, value)
+    together, alone = _walked_together(old, new), _alone(old, new)
+    assert [(result.decision, list(map(_what, result.changes))) for result in together] == [
+        (result.decision, list(map(_what, result.changes))) for result in alone]
+    assert any(_limited(result) for result in alone)
+    # (R00, walked first, reaches the whole chain, beyond the limit: it and every root after it are walked alone)
+    assert not any(result.shared_walk for result in together)
+
+
+def test_roots_whose_frames_the_walk_together_compared_to_their_end_are_told_them(tmp_path: Path, monkeypatch):
+    # Two chains of 30 types: the first's roots come first and reach only it; the second is cut by the limit.
+    old, new = _chain_graphs(tmp_path, 30, chains=("A", "B"))
     monkeypatch.setattr(changes, "PAIRS_PER_TYPE", 0)
-    monkeypatch.setattr(changes, "PAIRS_BEYOND", 4)  # the walk together enters 8 pairs
-    together = _walked_together(old, new)
-    limited = [_limited(result) for result in together]
-    assert all(result.decision == "version-bump" for result, cut in zip(together, limited) if cut)
-    assert any(limited)
-    # R00 reaches the whole chain, beyond the limit; R29, walked last, once the limit was met, could not be
-    # compared to its end either, though alone (its own type, and nothing below it) it is a same-version.
-    first, last = together[0], together[-1]
-    assert first.root == "s:R00" and _limited(first)
-    assert last.root == "s:R29" and _limited(last) and last.decision == "version-bump"
-    assert _alone(old, new)[-1].decision == "same-version"
-
-
-def test_no_root_is_told_more_changes_than_its_own_walk_could_tell(tmp_path: Path, monkeypatch):
-    old, new = _chain_graphs(tmp_path, 30)
-    monkeypatch.setattr(changes, "COMPARED_PER_NODE", 0)
-    # One walk compares 5 reported differences' worth (16 each); the walk together, two walks' worth.
-    monkeypatch.setattr(changes, "COMPARED_BEYOND", 5 * changes.REPORTED_COUNTS)
-    together = _walked_together(old, new)
-    assert max(len(result.changes) for result in together) <= 5 + 1
-    assert all(_limited(result) for result in together if len(result.changes) > 5)
+    monkeypatch.setattr(changes, "PAIRS_BEYOND", 40)
+    together, alone = _walked_together(old, new), _alone(old, new)
+    assert [(result.decision, list(map(_what, result.changes))) for result in together] == [
+        (result.decision, list(map(_what, result.changes))) for result in alone]
+    assert [result.shared_walk for result in together] == [True] * 30 + [False] * 30
 
 
 def _reaches(successors: list[list[int]], start: int) -> set[int]:
