@@ -21,7 +21,7 @@ import json
 from collections import Counter
 from fractions import Fraction
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Mapping
+from typing import Callable, Iterator, Mapping
 
 from govern.model.canonical import sha256_digest
 from govern.model.fingerprint import DOMAINS, form_text
@@ -741,7 +741,7 @@ class FrameGraph:
     it yielded, the frames it reaches (every pair it met, entered there or before), and whether it ran to its end
     before any limit was met. Each root's own frame is a node as well."""
 
-    __slots__ = ("nodes", "keys", "items", "successors", "complete")
+    __slots__ = ("nodes", "keys", "items", "successors", "complete", "successor_nodes")
 
     def __init__(self) -> None:
         self.nodes: dict[tuple, int] = {}
@@ -749,6 +749,7 @@ class FrameGraph:
         self.items: list[list[Difference]] = []
         self.successors: list[list[tuple]] = []  # by key: a pair met once a limit was met may have no node
         self.complete: list[bool] = []
+        self.successor_nodes: list[list[int]] = []  # (by node, -1 for none: made by `reached`)
 
     def add(self, key: tuple) -> int:
         node = self.nodes[key] = len(self.keys)
@@ -766,7 +767,7 @@ class FrameGraph:
         few changes), else a bit per node that yielded something; each is dropped once the last component or
         top that reaches it has taken it."""
         nodes, complete = self.nodes, self.complete
-        successors = [[nodes.get(key, -1) for key in keys] for keys in self.successors]
+        successors = self.successor_nodes = [[nodes.get(key, -1) for key in keys] for keys in self.successors]
         component, count = strongly_connected(successors)
         yielding = [node for node, items in enumerate(self.items) if items]
         position = {node: index for index, node in enumerate(yielding)}
@@ -826,6 +827,24 @@ class FrameGraph:
             if not takers[number]:
                 reach[number] = None
         return found
+
+    def reached_without(self, top: int, passed: Callable[[int], bool]) -> tuple[list[int], bool]:
+        """What `reached` tells of `top`, along routes that go on from no node `passed` names: a walk from the
+        top, after `reached` (for the one root whose routes differ from the graph's, see SharedWalk)."""
+        successors, complete = self.successor_nodes, self.complete
+        seen, stack, cut = {top}, [top], False
+        while stack:
+            node = stack.pop()
+            cut = cut or not complete[node]
+            if node != top and passed(node):
+                continue
+            for successor in successors[node]:
+                if successor < 0:
+                    cut = True
+                elif successor not in seen:
+                    seen.add(successor)
+                    stack.append(successor)
+        return sorted(node for node in seen if self.items[node]), cut
 
 
 # What a component of a graph of frames reaches is kept as a set up to this many nodes (see FrameGraph.reached).
@@ -919,13 +938,20 @@ class SharedWalk:
                                                     if top is None}
         reached = graph.reached([self._tops[root_id][0] for root_id in roots])
         for root_id, (nodes, cut) in zip(roots, reached):
-            if cut:
-                told[root_id] = None
-                continue
             top, (old_key, new_key) = self._tops[root_id]
             # A root's own pair is not entered again below it, and a pair met where the route is empty is told
             # as met there (as the root's own walk does: it meets both there first).
             own = (old_key, new_key, False, None, None)
+            again = graph.nodes.get(own + (False,))
+            if again is not None and {key[:5] for key in graph.successors[again]} != \
+                    {key[:5] for key in graph.successors[top]}:
+                # Met again below itself, the root's own pair goes on to other frames than from the top (a
+                # `$ref` among its own keywords to an event root's type is no longer at the top there, and is
+                # named after it): the root's own walk does not go on from there, nor is it told so.
+                nodes, cut = graph.reached_without(top, lambda node: graph.keys[node][:5] == own)
+            if cut:
+                told[root_id] = None
+                continue
             at_top = {graph.keys[node][:5] for node in nodes if node != top and graph.keys[node][5] is True}
             found = []
             for node in nodes:

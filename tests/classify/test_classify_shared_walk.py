@@ -137,6 +137,29 @@ def test_an_envelope_is_decided_whatever_the_names_that_lead_to_an_event_root(tm
                                                       ("optional-property-added", "s:Ev")]
 
 
+@pytest.mark.parametrize("role", ["record", "envelope"])
+def test_a_root_met_again_below_itself_is_not_walked_on_from_there(tmp_path: Path, role: str):
+    """R refers to an event root's type A among its own keywords (at the top: its own structure), and A leads back
+    to R. Below R, that reference is inside the event root, and a walk going on from there would tell A's change
+    once more, named after it; R's own walk never enters R again, nor is it told so together."""
+    graphs = []
+    for side, extra in (("old", False), ("new", True)):
+        event: dict = {"type": "object", "properties": {"p": {"$ref": "#/$defs/R"}, "v": {"type": "string"}}}
+        if extra:
+            event["properties"]["w"] = {"type": "string"}
+        document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {
+            "R": {"$ref": "#/$defs/A", "properties": {"k": {"type": "string"}}}, "A": event}}
+        path = tmp_path / f"{side}.schema.json"
+        path.write_text(json.dumps(document), encoding="utf-8")
+        graphs.append(load_jsonschema("s", path, {"R": ("#/$defs/R", role), "E": ("#/$defs/A", "event")},
+                                      tmp_path))
+    old, new = graphs
+    together, alone = _walked_together(old, new), _alone(old, new)
+    assert [result.shared_walk for result in together] == [True, True]
+    assert [(result.decision, list(map(_what, result.changes))) for result in together] == [
+        (result.decision, list(map(_what, result.changes))) for result in alone]
+
+
 def test_many_roots_on_one_component_enter_each_pair_once_past_their_own_walks(tmp_path: Path, monkeypatch):
     # 60 roots on a ring of 60 types, the last changed: walked alone, 3,600 pairs; their own walks may enter
     # 2 per type of the two graphs and 1,000 more (1,240), and the roots left are walked together.
