@@ -737,9 +737,9 @@ class Replays:
 
 class FrameGraph:
     """The frames a walk shared by many roots entered (see SharedWalk), each once: a node per frame (by its pair,
-    the names guarded and the route's effect where it was met, and whether the route to it is empty), with what
-    it yielded, the frames it reaches (every pair it met, entered there or before), and whether it ran to its end
-    before any limit was met. Each root's own frame is a node as well."""
+    the names guarded, the route's effect and the event root nearest on it where it was met, and whether the route
+    to it is empty), with what it yielded, the frames it reaches (every pair it met, entered there or before), and
+    whether it ran to its end before any limit was met. Each root's own frame is a node as well."""
 
     __slots__ = ("nodes", "keys", "items", "successors", "complete", "successor_nodes")
 
