@@ -118,10 +118,12 @@ def classify(old_graphs: list[TypeGraph], new_graphs: list[TypeGraph], routes: b
     old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
     # What each root's walk met, replayed for the other roots of the same pair of graphs (see Replays): only
     # where a pair of graphs has several roots to walk (recording costs a root walked alone a little).
-    sides = {(id(old_roots[root_id][0]), id(new_roots[root_id][0])): (old_roots[root_id][0], new_roots[root_id][0])
-             for root_id in old_roots.keys() & new_roots.keys()}
-    pairs_of_sides = Counter((id(old_roots[root_id][0]), id(new_roots[root_id][0]))
-                             for root_id in old_roots.keys() & new_roots.keys())
+    sides: dict[tuple[int, int], tuple[Side, Side]] = {}
+    pairs_of_sides: Counter = Counter()
+    for root_id in old_roots.keys() & new_roots.keys():
+        old_side, new_side = old_roots[root_id][0], new_roots[root_id][0]
+        sides[id(old_side), id(new_side)] = (old_side, new_side)
+        pairs_of_sides[id(old_side), id(new_side)] += 1
     replays = {pair: Replays(own_walks_limit(*sides[pair])) for pair, count in pairs_of_sides.items() if count > 1}
     # The walk's tables (pairs compared, places, digests of inline nodes) hold no reference cycle, and reference
     # counting frees them when it ends: a young-generation collection during the walk would only walk them.

@@ -30,12 +30,13 @@ def _report(results) -> list:
     return [(result.to_json(), [change.root_pointer() for change in result.changes]) for result in results]
 
 
-def _alone(old: TypeGraph, new: TypeGraph) -> list:
+def _alone(old: TypeGraph, new: TypeGraph, routes: bool = True) -> list:
     """Each root classified on its own, nothing shared between them."""
     old_side, new_side = Side.of(old), Side.of(new)
     return with_deep_stack(lambda: [classify_root(
         root_id, (old_side, old.roots[root_id].type_key, old.roots[root_id].role),
-        (new_side, new.roots[root_id].type_key, new.roots[root_id].role)) for root_id in sorted(new.roots)])
+        (new_side, new.roots[root_id].type_key, new.roots[root_id].role), routes=routes)
+        for root_id in sorted(new.roots)])
 
 
 def _with_roots(graph: TypeGraph, roots: dict[str, str]) -> TypeGraph:

@@ -21,14 +21,14 @@ from hypothesis import given, settings, strategies as st
 
 from govern.classify import changes
 from govern.classify import classify as classify_module
-from govern.classify.changes import FrameGraph, Side, Walker, strongly_connected
-from govern.classify.classify import classify, classify_root, with_deep_stack
+from govern.classify.changes import FrameGraph, Walker, strongly_connected
+from govern.classify.classify import classify
 from govern.classify.report import diff_json, diff_text
 from govern.model.graph import TypeGraph
 from govern.model.nodes import Root
 from govern.sources.jsonschema import load_jsonschema
 
-from test_classify_replays import _ring_graphs, _with_roots  # noqa: E402 - the folder's helpers
+from test_classify_replays import _alone as _alone_with_routes, _ring_graphs, _with_roots  # noqa: E402
 from test_classify_walk_work import KEYS, graph_pairs  # noqa: E402
 
 PROFILE = settings.get_profile("classify")
@@ -41,11 +41,7 @@ def _from_route(name: str) -> bool:
 
 
 def _alone(old: TypeGraph, new: TypeGraph) -> list:
-    old_side, new_side = Side.of(old), Side.of(new)
-    return with_deep_stack(lambda: [classify_root(
-        root_id, (old_side, old.roots[root_id].type_key, old.roots[root_id].role),
-        (new_side, new.roots[root_id].type_key, new.roots[root_id].role), routes=False)
-        for root_id in sorted(new.roots)])
+    return _alone_with_routes(old, new, routes=False)
 
 
 def _walked_together(old: TypeGraph, new: TypeGraph, routes: bool = False, own_walks: int = -10 ** 9) -> list:
@@ -275,7 +271,7 @@ def test_strongly_connected_components_of_a_long_chain_need_no_recursion():
     assert found == 1
 
 
-def test_what_a_top_reaches_is_told_through_the_components(monkeypatch):
+def test_what_a_top_reaches_is_told_through_the_components():
     """`FrameGraph.reached` against a walk from each top: the nodes that yielded something, and whether one cut
     short (or a pair never entered) is reached."""
     rng = random.Random(7)
