@@ -130,6 +130,17 @@ def ring_of_content_models(count: int, step: int = 7, extra: bool = False) -> di
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/T0", "$defs": defs}
 
 
+def patterns_and_names(count: int, added: bool = False) -> dict:
+    """Two objects: one of `count` patterns (`patternProperties`), one of `count` declared names; with `added`,
+    each gains what the other holds, so every added name is asked of every pattern beside it and every added
+    pattern of every name beside it (the product, one search each), while no pattern claims any name."""
+    patterns = {f"^x{index}_": {"type": "integer"} for index in range(count)}
+    names = {f"p{index}": {"type": "string"} for index in range(count)}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {
+        "patterned": {"type": "object", "patternProperties": patterns, **({"properties": names} if added else {})},
+        "named": {"type": "object", "properties": names, **({"patternProperties": patterns} if added else {})}}}
+
+
 def write_json(path: Path, value) -> int:
     text = json.dumps(value, indent=2) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -12,8 +12,9 @@ clock. Peak memory is the growth of the resident set during the command.
 Cases: `extract` of generated schemas with many named types, acyclic and one large recursive component;
 `diff` between such a schema and its next release, and the same with `--witness`; `diff` of hostile shapes whose
 full comparison is the product of the two graphs (a reference of the recursive component retargeted, a ring of
-types whose content model is the type itself, each gaining a property), and `diff --roots all` of the recursive
-component with one type changed (every type a root; up to 1000); `verify` and `record new`
+types whose content model is the type itself, each gaining a property), `diff --roots all` of the recursive
+component with one type changed (every type a root), and names added beside as many patterns
+(`patternProperties`) and patterns beside as many names; `verify` and `record new`
 over generated histories of change records on many roots; the real GitHub REST description, two releases, and
 real schema pairs (CloudFormation resources of two cfn-lint releases, Kubernetes types of two versions), each
 skipped with a message unless fetched into the cache folder (see benchmarks/README.md); start-up and `verify`
@@ -199,13 +200,14 @@ def bench_types(harness: Harness, sizes: list[int]) -> None:
                             [snapshot, source], folder)
 
 
-HOSTILE_CASES = ("diff retargeted", "diff content-model ring", "diff many roots")
+HOSTILE_CASES = ("diff retargeted", "diff content-model ring", "diff many roots", "diff many patterns")
 
 
 def bench_hostile(harness: Harness, sizes: list[int]) -> None:
     """Shapes whose full comparison is the product of the two graphs: the walk's limits keep them linear. And
     every type of a recursive component a root, where each root's own walk would enter every pair of the
-    component: past what their own walks may enter in all, the roots are walked together."""
+    component: past what their own walks may enter in all, the roots are walked together. And names added beside
+    many patterns (and patterns beside many names), each asked of each other: the patterns are searched together."""
     print("diff of hostile shapes (two schema files; the full comparison would be quadratic)", flush=True)
 
     def retargeted(size: int) -> tuple[dict, dict]:
@@ -222,19 +224,26 @@ def bench_hostile(harness: Harness, sizes: list[int]) -> None:
         document = generators.named_types(size, recursive=True)
         return document, generators.one_changed(document)
 
-    shapes = {HOSTILE_CASES[0]: (retargeted, []), HOSTILE_CASES[1]: (ring, []),
-              HOSTILE_CASES[2]: (many_roots, ["--roots", "all"])}
-    for case, (make, options) in shapes.items():
+    def many_patterns(size: int) -> tuple[dict, dict]:
+        # names added beside as many patterns, and patterns beside as many names: each asked of each other
+        return generators.patterns_and_names(size), generators.patterns_and_names(size, added=True)
+
+    # case: how to make its two sides, the options of the diff, its folder in the cache, what its size counts
+    shapes = {HOSTILE_CASES[0]: (retargeted, [], "retargeted", "types"),
+              HOSTILE_CASES[1]: (ring, [], "content-model", "types"),
+              HOSTILE_CASES[2]: (many_roots, ["--roots", "all"], "many", "types"),
+              HOSTILE_CASES[3]: (many_patterns, [], "patterns", "patterns, names")}
+    for case, (make, options, slug, unit) in shapes.items():
         for size in sizes:
-            folder = harness.cache / f"hostile-{case.split()[1]}-{size}"
+            folder = harness.cache / f"hostile-{slug}-{size}"
             old, new = folder / "old.json", folder / "new.json"
             if not (folder / ".complete").is_file():
-                print(f"  (generating {case.split(maxsplit=1)[1]} of {size} types, once)", flush=True)
+                print(f"  (generating {case.split(maxsplit=1)[1]} of {size} {unit}, once)", flush=True)
                 before, after = make(size)
                 generators.write_json(old, before)
                 generators.write_json(new, after)
                 (folder / ".complete").write_text("", encoding="utf-8")
-            harness.measure(case, f"{size} types", ["diff", "--format", "json", *options, old.name, new.name],
+            harness.measure(case, f"{size} {unit}", ["diff", "--format", "json", *options, old.name, new.name],
                             [old, new], folder)
 
 

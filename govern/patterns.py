@@ -9,8 +9,9 @@ machine to machine; only a pattern that backtracks without end is cut short, and
 
 from __future__ import annotations
 
+import heapq
 import re
-from typing import Any
+from typing import Any, Iterator
 
 SECONDS_PER_SEARCH = 1.0
 SECONDS_IN_ALL = 5.0  # past this much spent on searches cut short, no further pattern is searched
@@ -58,3 +59,175 @@ def _compile(pattern: str) -> Any:
         return regex.compile(pattern)
     except (regex.error, OverflowError, RecursionError):
         return None
+
+
+# --- many patterns against many names ----------------------------------------------------------------------
+
+# An object may hold thousands of patterns, and a comparison asks them of every name added beside them (and
+# each added pattern of every declared name): a search per pattern and name made 9 million searches for 3,000
+# of each (25 s). Patterns are therefore also searched together, as one expression that matches where any of
+# them does, in a tree: the expression of all of them, of each group of PATTERNS_PER_GROUP groups below it, and
+# so on down to groups of patterns. A name none of them claims (most names) costs one search, and one that a
+# few claim a few searches per level, then one per pattern of the groups that match.
+PATTERNS_SEARCHED_ALONE = 8  # up to this many, each pattern is searched on its own (the usual objects)
+PATTERNS_PER_GROUP = 32
+# What a pattern may hold and still be searched inside another expression: no backreference (numbers and names
+# of groups change there), no inline flags (which `regex` may apply to the whole expression) and no other
+# extension `(?...)` but the plain group and the lookarounds. A pattern that fails this is searched on its own.
+_COMBINED_APART = re.compile(r"\\[1-9]|\\g|\(\?(?![:=!]|<[=!])")
+
+
+class PatternSet:
+    """Patterns in a given order, searched in one name together; each answers what `search` would."""
+
+    __slots__ = ("patterns", "_alone", "_prefixed", "_lengths", "_tree")
+
+    def __init__(self, patterns: tuple[str, ...]):
+        self.patterns = patterns
+        # Positions searched on their own (in order); those of patterns that match only names starting with a
+        # given text (`^x-`), by that text, and its lengths; and the tree of the others: nodes [positions,
+        # expression, children], the expression made when first needed (False: it cannot be, or one of its
+        # searches ran out of time, and it is not searched again), the children None in a group of patterns.
+        self._alone: list[int] = []
+        self._prefixed: dict[str, list[int]] = {}
+        self._lengths: list[int] = []
+        self._tree: list | None = None
+        if len(patterns) <= PATTERNS_SEARCHED_ALONE:
+            self._alone = list(range(len(patterns)))
+            return
+        grouped: list[int] = []
+        for position, pattern in enumerate(patterns):
+            if _COMBINED_APART.search(pattern) is None and _readable(pattern):
+                prefix = _literal_prefix(pattern)
+                if prefix:
+                    self._prefixed.setdefault(prefix, []).append(position)
+                else:
+                    grouped.append(position)
+            else:
+                self._alone.append(position)
+        self._lengths = sorted({len(prefix) for prefix in self._prefixed})
+        level = [[grouped[start:start + PATTERNS_PER_GROUP], None, None]
+                 for start in range(0, len(grouped), PATTERNS_PER_GROUP)]
+        while len(level) > 1:
+            level = [[[position for node in nodes for position in node[0]], None, nodes]
+                     for nodes in (level[start:start + PATTERNS_PER_GROUP]
+                                   for start in range(0, len(level), PATTERNS_PER_GROUP))]
+        self._tree = level[0] if level else None
+
+    def claims(self, text: str, first: bool = False, until_unknown: bool = False) -> list[tuple[int, bool | None]]:
+        """The position and answer (True, or None: not known) of each pattern whose `search` in `text` is not
+        False, in order of position; with `first`, only the first of them, and with `until_unknown`, none after
+        the first not known. (Patterns are searched in order, and no further than these say.)"""
+        found: list[tuple[int, bool | None]] = []
+        for position in self._candidates(text):
+            answer = search(self.patterns[position], text)
+            if answer is not False:
+                found.append((position, answer))
+                if first or (answer is None and until_unknown):
+                    break
+        return found
+
+    def _candidates(self, text: str) -> Iterator[int]:
+        """In order, the positions whose patterns are to be searched one by one: the others answer False."""
+        if len(self.patterns) <= PATTERNS_SEARCHED_ALONE:
+            return iter(self._alone)
+        if _spent[0] >= SECONDS_IN_ALL or (_slow and not _slow.isdisjoint(self.patterns)):
+            # Every search answers None now, or some pattern is not searched again (it answers None): told one
+            # by one, as `search` tells them.
+            return iter(range(len(self.patterns)))
+        prefixed = self._prefixed
+        started = sorted([position for length in self._lengths if length <= len(text)
+                          for position in prefixed.get(text[:length], ())]) if prefixed else []
+        if self._tree is None:
+            return heapq.merge(self._alone, started)
+        return heapq.merge(self._alone, started, self._matching(self._tree, text))
+
+    def _matching(self, node: list, text: str) -> Iterator[int]:
+        """The positions of the patterns below `node` that its groups do not tell apart from a match."""
+        if _matches(node, self.patterns, text) is False:
+            return
+        if node[2] is None:
+            yield from node[0]
+            return
+        for child in node[2]:
+            yield from self._matching(child, text)
+
+
+def _matches(node: list, patterns: tuple[str, ...], text: str) -> bool | None:
+    """Whether any pattern of a node of the tree matches in `text`, searched as the node's one expression (made on
+    first use); None when that is not known: the expression cannot be made, or a search of it ran out of time."""
+    expression = node[1]
+    if expression is None:
+        expression = node[1] = _combined([patterns[position] for position in node[0]])
+    if expression is False:
+        return None
+    try:
+        return expression.search(text, timeout=SECONDS_PER_SEARCH) is not None
+    except (TimeoutError, OverflowError, RecursionError):
+        node[1] = False  # (not counted as a pattern cut short: its patterns are searched below it)
+        return None
+
+
+def _combined(patterns: list[str]) -> Any:
+    import regex
+
+    try:
+        return regex.compile("|".join(f"(?:{pattern})" for pattern in patterns))
+    except (regex.error, OverflowError, RecursionError):
+        return False
+
+
+def _literal_prefix(pattern: str) -> str:
+    """The text every name the pattern matches starts with, as far as `re` parses the pattern (`^` or `\\A`, then
+    literal characters); empty when it tells none. A pattern holding `{` tells none: `regex` reads some braces
+    that `re` takes literally (`c{e<=1}`, a fuzzy `c`)."""
+    if "{" in pattern or not (pattern.startswith("^") or pattern.startswith("\\A")):
+        return ""
+    try:
+        import re._parser as parser  # Python 3.11+
+    except ImportError:  # pragma: no cover - Python 3.10
+        import sre_parse as parser  # type: ignore[no-redef]
+    try:
+        parsed = list(parser.parse(pattern))
+    except (re.error, OverflowError, RecursionError):  # pragma: no cover - a pattern `re` reads parses
+        return ""
+    if not parsed or parsed[0] not in ((parser.AT, parser.AT_BEGINNING), (parser.AT, parser.AT_BEGINNING_STRING)):
+        return ""
+    characters = []
+    for operation, argument in parsed[1:]:
+        if operation is not parser.LITERAL:
+            break
+        characters.append(chr(argument))
+    return "".join(characters)
+
+
+def _readable(pattern: str) -> bool:
+    """Whether `re` reads the pattern, as `search` asks first. `regex` reads alike what `re` reads, inside a
+    group as alone; an expression it cannot make leaves its patterns to be searched one by one, and each then
+    answers for itself. (Each pattern compiled on its own and kept would hold as much memory again as the
+    expression of them all: 1.6 KB each.)"""
+    known = _compiled.get(pattern, _UNSEEN)
+    if known is not _UNSEEN:
+        return known is not None
+    try:
+        re.compile(pattern)
+    except (re.error, OverflowError, RecursionError):
+        _compiled[pattern] = None
+        return False
+    return True
+
+
+_SETS: dict[int, tuple[tuple, PatternSet]] = {}  # id of a node's pattern entries -> (the entries, their set)
+_SETS_KEPT = 4096
+
+
+def pattern_set(entries: tuple[tuple[str, Any], ...]) -> PatternSet:
+    """The set of a node's `pattern_properties` (pattern, schema), made once per tuple of entries."""
+    known = _SETS.get(id(entries))
+    if known is not None and known[0] is entries:
+        return known[1]
+    if len(_SETS) >= _SETS_KEPT:
+        _SETS.clear()
+    made = PatternSet(tuple(pattern for pattern, _ in entries))
+    _SETS[id(entries)] = (entries, made)  # (the entries kept, so their id stays theirs)
+    return made

@@ -388,16 +388,14 @@ def content_model_name(node: Node) -> str:
 
 def admits_name(obj: Object, name: str) -> bool:
     """Whether the object's content model lets any value under this undeclared name through."""
-    from govern.patterns import search
+    from govern.patterns import pattern_set
 
     if content_model_name(obj.additional) != "open":
         return False
     if restricts_names(obj.constraints):
         return False
-    for pattern, _ in obj.pattern_properties:
-        if search(pattern, name) is not False:
-            return False  # the name would be checked against the pattern's schema (or that is not known)
-    return True
+    # A pattern that matches the name (or may: not known) checks it against the pattern's schema.
+    return not obj.pattern_properties or not pattern_set(obj.pattern_properties).claims(name, first=True)
 
 
 def restricts_names(constraints) -> bool:
@@ -1586,15 +1584,19 @@ class Walker:
                 yield from self._constraints(old.constraints, new.constraints, path)
             return
         old_patterns, new_patterns = dict(old.pattern_properties), dict(new.pattern_properties)
+        # The added patterns that may match a name the old object declares, and the removed ones a name the new
+        # object declares, asked of all of them together (thousands of patterns beside thousands of names).
+        claimed = _claimed([pattern for pattern in new_patterns if pattern not in old_patterns], old.properties) \
+            | _claimed([pattern for pattern in old_patterns if pattern not in new_patterns], new.properties)
         for pattern in sorted(old_patterns.keys() | new_patterns.keys()):
             where = f"{path}/patternProperties/{_escape(pattern)}"
             if pattern not in old_patterns:
                 yield Difference(where, "pattern-property-added", None, new_patterns[pattern], _args(pattern=pattern),
-                                 self._pattern_breaks(pattern, old, new_patterns[pattern], added=True))
+                                 self._pattern_breaks(pattern in claimed, old, new_patterns[pattern], added=True))
             elif pattern not in new_patterns:
                 yield Difference(where, "pattern-property-removed", old_patterns[pattern], None,
                                  _args(pattern=pattern),
-                                 self._pattern_breaks(pattern, new, old_patterns[pattern], added=False))
+                                 self._pattern_breaks(pattern in claimed, new, old_patterns[pattern], added=False))
             else:
                 yield from self._below(old_patterns[pattern], new_patterns[pattern], where)
         yield from self._constraints(old.constraints, new.constraints, path)
@@ -1619,17 +1621,15 @@ class Walker:
     def _undeclared(self, obj: Object, name: str, side: "Side | None" = None) -> Node:
         """The schema an object applies to an undeclared name: the matching patterns' (all of them), else
         the content model. Anything this cannot name exactly counts as rejecting the name."""
-        from govern.patterns import search
+        from govern.patterns import pattern_set
 
         if self._names_guarded or restricts_names(obj.constraints):
             return UNKNOWN_MODEL
-        matching = []
-        for pattern, node in obj.pattern_properties:
-            found = search(pattern, name)
-            if found is None:
-                return UNKNOWN_MODEL
-            if found:
-                matching.append(node)
+        entries = obj.pattern_properties
+        claims = pattern_set(entries).claims(name, until_unknown=True) if entries else ()
+        if claims and claims[-1][1] is None:
+            return UNKNOWN_MODEL
+        matching = [entries[position][1] for position, _ in claims]
         if not matching:
             return obj.additional
         return matching[0] if len(matching) == 1 else Intersection(tuple(matching))
@@ -1678,17 +1678,13 @@ class Walker:
                                              shared.cut_short != cut_short)
         return found
 
-    def _pattern_breaks(self, pattern: str, other: Object, node: Node, added: bool) -> tuple[str, ...]:
+    def _pattern_breaks(self, declared: bool, other: Object, node: Node, added: bool) -> tuple[str, ...]:
         """A pattern entry takes the names it matches from the content model (and also checks declared
-        properties whose names match it)."""
-        from govern.patterns import search
-
+        properties whose names match it: `declared`, whether it may match a name `other` declares)."""
         model = other.additional if not self._names_guarded and not restricts_names(other.constraints) else UNKNOWN_MODEL
         if other.pattern_properties:
             model = UNKNOWN_MODEL  # names may also match the other side's patterns: not provable here
         breaks = self._breaks_between(model, node) if added else self._breaks_between(node, model)
-        # (a name it may match, or whose match is not known, counts as matched)
-        declared = any(search(pattern, p.name) is not False for p in other.properties)
         return (OLD_DATA, NEW_DATA) if declared else breaks
 
     def _content_model(self, old: Node, new: Node, path: str) -> Iterator[Difference]:
@@ -2113,6 +2109,21 @@ def _tally(keys: list) -> dict:
 def _same_key(old: Alternative, new: Alternative) -> bool:
     """Whether two alternatives agree on what their union's form lists beside their digests."""
     return old.qualified == new.qualified and old.tags == new.tags
+
+
+def _claimed(patterns: list[str], properties: tuple[Property, ...]) -> set[str]:
+    """The patterns that match the name of some property, or may (a match not known counts as a match)."""
+    from govern.patterns import PatternSet
+
+    if not patterns or not properties:
+        return set()
+    searched = PatternSet(tuple(patterns))
+    claimed: set[int] = set()
+    for prop in properties:
+        claimed.update(position for position, _ in searched.claims(prop.name))
+        if len(claimed) == len(patterns):
+            break
+    return {patterns[position] for position in claimed}
 
 
 def _property_pairs(old: tuple[Property, ...], new: tuple[Property, ...]) -> Iterator[tuple]:

@@ -487,7 +487,7 @@ def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf
                 for value in leaf(None):
                     if value is ABSENT:
                         yield base()
-                claimed = any(_searches(pattern, name) for pattern, _ in node.pattern_properties)
+                claimed = _claimed(node, name)
                 if undeclared and prop is None and not claimed:
                     for value in leaf(node.additional):
                         if value is not ABSENT:
@@ -519,15 +519,16 @@ def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf
 def extra_name(node: Object) -> str:
     """An undeclared property name no pattern of the object claims."""
     for name in EXTRA_NAMES:
-        if node.property(name) is None and not any(_searches(pattern, name) for pattern, _ in node.pattern_properties):
+        if node.property(name) is None and not _claimed(node, name):
             return name
     return ENTRY_NAMES[-1]
 
 
-def _searches(pattern: str, text: str) -> bool:
-    from govern.patterns import search
+def _claimed(node: Object, name: str) -> bool:
+    """Whether a pattern of the object matches the name (a match not known counts as a match)."""
+    from govern.patterns import pattern_set
 
-    return search(pattern, text) is not False  # (a match not known counts as a match)
+    return bool(node.pattern_properties) and bool(pattern_set(node.pattern_properties).claims(name, first=True))
 
 
 def _tuple_documents(side, node: Tuple, head: str, rest: list[str], leaf: Leaf, depth: int,

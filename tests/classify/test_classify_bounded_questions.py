@@ -112,9 +112,10 @@ def test_each_pattern_is_compiled_once_however_many_names_it_is_searched_in(tmp_
     count = 700  # more patterns than `re` and `regex` keep compiled
 
     def document(named: bool) -> dict:
-        schema = {"type": "object", "patternProperties": {f"^x{index}_": {"type": "string"} for index in range(count)}}
-        if named:
-            schema["properties"] = {f"p{index}": {"type": "string"} for index in range(count)}
+        schema = {"type": "object", "patternProperties": {f"^x{index}_": {"type": "string"} for index in range(count)},
+                  "additionalProperties": False}
+        if named:  # each name claimed by one pattern, and searched by it alone (see PatternSet)
+            schema["properties"] = {f"x{index}_a": {"type": "string"} for index in range(count)}
         return schema
 
     found = _diff(tmp_path, document(False), document(True))

@@ -112,3 +112,93 @@ def test_an_alternative_sharing_a_value_still_overlaps(tmp_path: Path):
     # In a oneOf, an instance with k = 2 now matches two alternatives: rejected, where it was accepted.
     assert root["decision"] == "version-bump"
     assert any("old-data-new-readers" in change["breaks"] for change in root["changes"])
+
+
+# --- many patterns against many names ----------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+# Patterns of every sort the sets tell apart: anchored literals, classes, alternations, lookarounds, ones searched
+# apart from the others (backreferences, flags, named groups), unreadable ones, and one that backtracks.
+_POOL = ["^x-", "^x-a", "^ab", "^abc", "^[a]b", r"\Ax", "^x-(a|b)", "^a*b", "^ab|c", "^a{2}", "^ab{e<=1}", "b$", "a",
+         "^a|b$", "[0-9]+", "^[a-z]+$", "(a|b)c", "(?=a)a", "(?<!x)y", "(?:ab)+", r"(a)\1", "(?i)^X", "(?P<n>a)(?P=n)",
+         "[", "a{2}", r"\d", "^$", "", "x(?!-)", "(", ")", "a)|(b"]
+_NAMES = ["x-trace", "x-a", "x-b", "X-A", "ab", "ba", "aa", "abc", "abd", "b", "c", "y", "xy", "", "123", "a-b", "bc",
+          "zz", "a\nb"]
+
+
+@pytest.fixture
+def small_groups(monkeypatch):
+    """Groups of two under groups of two: a handful of patterns makes a tree of several levels."""
+    monkeypatch.setattr(patterns, "PATTERNS_SEARCHED_ALONE", 1)
+    monkeypatch.setattr(patterns, "PATTERNS_PER_GROUP", 2)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(chosen=st.lists(st.sampled_from(_POOL), min_size=0, max_size=20, unique=True),
+       name=st.sampled_from(_NAMES), first=st.booleans(), until_unknown=st.booleans())
+def test_a_set_of_patterns_answers_as_each_pattern_searched_alone(small_groups, chosen, name, first, until_unknown):
+    expected = []
+    for position, pattern in enumerate(chosen):
+        answer = patterns.search(pattern, name)
+        if answer is not False:
+            expected.append((position, answer))
+            if first or (answer is None and until_unknown):
+                break
+    assert patterns.PatternSet(tuple(chosen)).claims(name, first, until_unknown) == expected
+
+
+def test_names_no_pattern_claims_cost_one_search_each(monkeypatch):
+    # 700 patterns against 700 names none of them matches: 490,000 searches one by one (a diff of 3,000 of each
+    # took 25 s); together, one each.
+    searched = []
+    original = patterns.search
+    monkeypatch.setattr(patterns, "search", lambda pattern, text: searched.append(pattern) or original(pattern, text))
+    found = patterns.PatternSet(tuple(f"^x{index}_" for index in range(700)))
+    assert [found.claims(f"p{index}") for index in range(700)] == [[]] * 700
+    assert searched == []
+    # A name one pattern claims is searched by the patterns of its group alone.
+    assert found.claims("x350_a") == [(350, True)]
+    assert len(searched) <= patterns.PATTERNS_PER_GROUP
+
+
+def test_a_combined_search_out_of_time_leaves_each_pattern_to_answer(fresh):
+    chosen = tuple(f"^x{index}_" for index in range(20)) + (PATHOLOGICAL,)
+    found = patterns.PatternSet(chosen)
+    # The expression holding the pattern that backtracks runs out of time: its patterns are then searched one by
+    # one, and that one alone is not known (and only its own search counts as cut short).
+    assert found.claims(NAME) == [(20, None)]
+    assert PATHOLOGICAL in patterns._slow and patterns._spent[0] == pytest.approx(0.05)
+    assert found.claims("x3_") == [(3, True), (20, None)]
+
+
+@pytest.mark.parametrize("added_names", [True, False])
+def test_thousands_of_patterns_beside_thousands_of_names_are_searched_together(tmp_path: Path, monkeypatch,
+                                                                               added_names):
+    # Names added beside 600 patterns, or 600 patterns added beside names: each pattern was searched in each name.
+    searched = []
+    original = patterns.search
+    monkeypatch.setattr(patterns, "search", lambda pattern, text: searched.append(pattern) or original(pattern, text))
+    count = 600
+    with_patterns = {f"^x{index}_": {"type": "integer"} for index in range(count)}
+    names = {f"p{index}": {"type": "string"} for index in range(count)}
+    claimed = {"x7_a": {"type": "string"}}  # one name a pattern claims
+    old = {"type": "object", "patternProperties": with_patterns} if added_names else \
+        {"type": "object", "properties": {**names, **claimed}}
+    new = {"type": "object", "patternProperties": with_patterns, "properties": {**names, **claimed}}
+    for name, document in (("old", old), ("new", new)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(document), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["diff", "--format", "json", str(tmp_path / "old.json"),
+                                      str(tmp_path / "new.json")])
+    [root] = json.loads(result.output)["roots"]
+    assert len(root["changes"]) == (count + 1 if added_names else count)
+    by_path = {change["path"]: change for change in root["changes"]}
+    if added_names:
+        # The pattern takes the claimed name: its values were integers; a name no pattern claims was open.
+        assert by_path["/properties/x7_a"]["breaks"] == ["old-data-new-readers", "new-data-old-readers"]
+        assert by_path["/properties/p3"]["args"]["admitted"] == "true"
+    else:
+        assert by_path["/patternProperties/^x7_"]["breaks"] == ["old-data-new-readers", "new-data-old-readers"]
+        assert by_path["/patternProperties/^x3_"]["breaks"] == ["old-data-new-readers"]
+    assert len(searched) < 10 * count  # (one by one: 600 patterns in 601 names, 360,600 searches)

@@ -311,7 +311,10 @@ def edited_snapshots(draw):
     document = exported(draw(sources()))
     names = tuple(document["$defs"]["src"]["$defs"])
     for _ in range(draw(st.integers(1, 3))):
-        slots = _schema_slots(document["$defs"]["src"], [])
+        resources = document.get("$defs")
+        if not isinstance(resources, dict) or not isinstance(resources.get("src"), dict):
+            break  # an edit anywhere renamed or replaced the resource itself: nothing below it to edit
+        slots = _schema_slots(resources["src"], [])
         schemas = [container[key] for container, key in slots if isinstance(container[key], dict)]
         action = draw(st.sampled_from(["replace", "replace", "replace", "set", "set", "set", "set anywhere",
                                        "delete", "rename", "reference"]))
