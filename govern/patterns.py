@@ -74,7 +74,7 @@ PATTERNS_PER_GROUP = 32
 # What a pattern may hold and still be searched inside another expression: no backreference (numbers and names
 # of groups change there), no inline flags (which `regex` may apply to the whole expression) and no other
 # extension `(?...)` but the plain group and the lookarounds. A pattern that fails this is searched on its own.
-_COMBINED_APART = re.compile(r"\\[1-9]|\\g|\(\?(?![:=!]|<[=!])")
+COMBINED_APART = re.compile(r"\\[1-9]|\\g|\(\?(?![:=!]|<[=!])")
 
 
 class PatternSet:
@@ -97,8 +97,8 @@ class PatternSet:
             return
         grouped: list[int] = []
         for position, pattern in enumerate(patterns):
-            if _COMBINED_APART.search(pattern) is None and _readable(pattern):
-                prefix = _literal_prefix(pattern)
+            if COMBINED_APART.search(pattern) is None and _readable(pattern):
+                prefix = literal_prefix(pattern)
                 if prefix:
                     self._prefixed.setdefault(prefix, []).append(position)
                 else:
@@ -177,7 +177,7 @@ def _combined(patterns: list[str]) -> Any:
         return False
 
 
-def _literal_prefix(pattern: str) -> str:
+def literal_prefix(pattern: str) -> str:
     """The text every name the pattern matches starts with, as far as `re` parses the pattern (`^` or `\\A`, then
     literal characters); empty when it tells none. A pattern holding `{` tells none: `regex` reads some braces
     that `re` takes literally (`c{e<=1}`, a fuzzy `c`)."""

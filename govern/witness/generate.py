@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Callable, Iterable, Iterator
 
 from govern.model.nodes import (
@@ -505,7 +507,7 @@ def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf
                 yield {**base(), name: value}
     elif head == "patternProperties" and rest:
         base = _once(lambda: object_minimal(side, node, depth))
-        governing = dict(node.pattern_properties).get(rest[0], node.additional)
+        governing = _pattern_schema(node, rest[0])
         for key in sample_regex(rest[0]):
             if node.property(key) is not None:
                 continue
@@ -514,6 +516,15 @@ def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf
                     yield {**base(), key: value}
     else:
         yield from leaf(node)
+
+
+def _pattern_schema(node: Object, pattern: str) -> Node:
+    """The schema of the object's entry for `pattern` (entries are sorted by pattern), else its content model."""
+    entries = node.pattern_properties
+    if len(entries) <= 16:
+        return dict(entries).get(pattern, node.additional)
+    position = bisect_left(entries, pattern, key=itemgetter(0))
+    return entries[position][1] if position < len(entries) and entries[position][0] == pattern else node.additional
 
 
 def extra_name(node: Object) -> str:

@@ -166,7 +166,8 @@ class LocalVerdicts:
         from jsonschema import Draft202012Validator
         from jsonschema.validators import extend
 
-        cls = extend(Draft202012Validator)
+        cls = extend(Draft202012Validator, validators={"patternProperties": _pattern_properties_keyword(),
+                                                       "properties": _properties_keyword()})
         descend, iter_errors = cls.descend, cls.iter_errors
         reading = frozenset(cls.VALIDATORS) - SAFE
         recording: list[_Recording | None] = [None]
@@ -272,6 +273,106 @@ class LocalVerdicts:
                 return True
             node = node.after[answer]
         return node is verdict
+
+
+def _pattern_properties_keyword() -> Callable:
+    """`patternProperties` as the validator applies it (each pattern `re.search`ed in each key, the subschemas
+    applied in the order of patterns, then of keys), with each pattern compiled once, and the patterns that can
+    match a key found together: those starting `^literal` by the key's start, the others by one expression
+    first. The validator's own searches every pattern in every key by name through `re`'s cache, which holds
+    512: beside a thousand patterns each search compiled its pattern again (a witness search took minutes)."""
+    import re
+
+    from govern.patterns import COMBINED_APART, literal_prefix
+
+    compiled: dict[str, Callable] = {}
+    prepared: dict[int, tuple[Any, Any]] = {}  # id of a patternProperties object -> (it, its index)
+
+    def searcher(pattern: str) -> Callable:
+        found = compiled.get(pattern)
+        if found is None:
+            found = compiled[pattern] = re.compile(pattern).search
+        return found
+
+    def index(patterns: dict) -> tuple | None:
+        """(position of each pattern, patterns by the literal text they start with, the lengths of those texts,
+        the other patterns, the search of one expression of them or None); None where a pattern is one `re`
+        cannot read (searched as the validator searches, it raises where the validator does)."""
+        known = prepared.get(id(patterns))
+        if known is not None and known[0] is patterns:
+            return known[1]
+        made = None
+        try:
+            for pattern in patterns:
+                searcher(pattern)
+        except (re.error, OverflowError, RecursionError):
+            pass
+        else:
+            by_prefix: dict[str, list[str]] = {}
+            others = []
+            for pattern in patterns:
+                prefix = literal_prefix(pattern) if COMBINED_APART.search(pattern) is None else ""
+                if prefix:
+                    by_prefix.setdefault(prefix, []).append(pattern)
+                else:
+                    others.append(pattern)
+            search_others = None
+            if len(others) > 8 and not any(COMBINED_APART.search(pattern) for pattern in others):
+                try:
+                    search_others = re.compile("|".join(f"(?:{pattern})" for pattern in others)).search
+                except (re.error, OverflowError, RecursionError):
+                    pass
+            made = ({pattern: position for position, pattern in enumerate(patterns)}, by_prefix,
+                    sorted({len(prefix) for prefix in by_prefix}), others, search_others)
+        prepared[id(patterns)] = (patterns, made)  # (kept: its id stays its own)
+        return made
+
+    def pattern_properties(validator, patternProperties, instance, schema):
+        if not validator.is_type(instance, "object"):
+            return
+        found = index(patternProperties) if len(patternProperties) > 8 else None
+        if found is None:
+            matched = [(pattern, key) for pattern in patternProperties for key in instance if searcher(pattern)(key)]
+        else:
+            positions, by_prefix, lengths, others, search_others = found
+            keyed = []
+            for order, key in enumerate(instance):
+                candidates = [pattern for length in lengths if length <= len(key)
+                              for pattern in by_prefix.get(key[:length], ())]
+                if others and (search_others is None or search_others(key)):
+                    candidates += others
+                keyed += [(positions[pattern], order, pattern, key) for pattern in candidates if searcher(pattern)(key)]
+            matched = [(pattern, key) for _, _, pattern, key in sorted(keyed)]
+        for pattern, key in matched:
+            yield from validator.descend(instance[key], patternProperties[pattern], path=key, schema_path=pattern)
+
+    return pattern_properties
+
+
+def _properties_keyword() -> Callable:
+    """`properties` as the validator applies it (the subschemas of the properties a document holds, in the
+    schema's order), looking up the document's keys among the schema's rather than every property the schema
+    declares in the document: a witness holds a few properties of an object that may declare thousands."""
+    order: dict[int, tuple[dict, dict[str, int]]] = {}  # id of a properties object -> (it, position of each name)
+
+    def positions(properties: dict) -> dict[str, int]:
+        known = order.get(id(properties))
+        if known is None or known[0] is not properties:
+            known = order[id(properties)] = (properties, {name: position for position, name in enumerate(properties)})
+        return known[1]
+
+    def properties_keyword(validator, properties, instance, schema):
+        if not validator.is_type(instance, "object"):
+            return
+        if len(instance) * 4 < len(properties):
+            position = positions(properties)
+            present = sorted([key for key in instance if key in properties], key=position.__getitem__)
+        else:
+            present = [name for name in properties if name in instance]
+        for name in present:
+            yield from validator.descend(instance[name], properties[name], path=name, schema_path=name)
+
+    return properties_keyword
 
 
 def _remember_references(cls) -> None:

@@ -71,10 +71,12 @@ def test_roots_walked_together_reach_what_each_reaches_alone(pair, own_walks):
     together, alone = _walked_together(old, new, own_walks=own_walks), _alone(old, new)
     assert [result.root for result in together] == [result.root for result in alone]
     for shared, own in zip(together, alone):
+        if _limited(own) or _limited(shared):
+            # (a limit is met at another point of another walk; a root that reaches a frame the walk together cut
+            # short at a limit is walked on its own)
+            continue
         if own_walks < 0:
             assert shared.shared_walk == (own.decision != "unchanged")
-        if _limited(own) or _limited(shared):
-            continue  # (a limit is met at another point of another walk)
         assert shared.decision == own.decision
         assert Counter(map(_what, shared.changes)) == Counter(map(_what, own.changes))
 

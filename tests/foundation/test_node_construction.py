@@ -69,3 +69,11 @@ def test_constraints_are_the_canonical_texts_of_their_normalized_values(values):
     # Integers and strings are taken without normalizing them (they normalize to themselves).
     expected = tuple(sorted((key, canonical_json(normalize_json_value(value))) for key, value in values.items()))
     assert nodes.make_constraints(values) == expected
+
+
+@pytest.mark.parametrize("count", [0, 1, 16, 17, 400])
+def test_a_property_is_found_by_name_among_few_or_thousands(count):
+    names = sorted(f"p{index}" for index in range(count))
+    obj = nodes.Object(tuple(nodes.Property(name, nodes.Primitive("string"), False) for name in names), nodes.OPEN)
+    assert [obj.property(name).name for name in names] == names
+    assert [obj.property(name) for name in ("", "p", "p1x", "q", "p" + "9" * 5, "a")] == [None] * 6

@@ -189,3 +189,77 @@ def test_a_keyword_that_reads_the_value_whole_above_it_validates_every_document_
         place = place_of(document, [("key", "a")])
         assert verdicts.accepts(document, place) is expected
         assert verdicts._trees[place.skeleton] is None
+
+
+# --- objects of many properties and patterns ----------------------------------------------------------------------
+
+_PATTERNS = ["^x-", "^x-a", "^ab", "^[a]b", r"\Ax", "^a*b", "^ab|c", "^a{2}", "b$", "a", "[0-9]+", "^[a-z]+$", "(a|b)c",
+             "(?=a)a", r"(a)\1", "(?i)^X", "^$", "", "x(?!-)"]
+_KEYS = ["x-trace", "x-a", "X-A", "ab", "ba", "aa", "abc", "b", "c", "y", "xy", "", "123", "a\nb", "p1", "p2"]
+
+
+def _errors(validator, document) -> list:
+    return sorted((error.message, list(error.absolute_path), list(error.schema_path))
+                  for error in validator.iter_errors(document))
+
+
+@settings(max_examples=200, deadline=None)
+@given(patterns=st.lists(st.sampled_from(_PATTERNS), min_size=0, max_size=19, unique=True),
+       declared=st.lists(st.sampled_from(_KEYS + [f"q{index}" for index in range(40)]), unique=True, max_size=50),
+       keys=st.lists(st.sampled_from(_KEYS), unique=True, max_size=6), order=st.randoms(use_true_random=False))
+def test_properties_and_patterns_are_applied_as_the_validator_applies_them(patterns, declared, keys, order):
+    # Each pattern's schema and each declared property's schema is one that a value `0` fails, named apart.
+    schema = {"$schema": DRAFT, "type": "object",
+              "patternProperties": {pattern: {"type": "string", "title": f"pattern {pattern}"} for pattern in patterns},
+              "properties": {name: {"type": "boolean", "title": f"property {name}"} for name in declared}}
+    shuffled = list(keys)
+    order.shuffle(shuffled)
+    document = {key: 0 for key in shuffled}
+    ours = LocalVerdicts(schema)._validator
+    theirs = Draft202012Validator(schema)
+    assert [(error.message, list(error.absolute_path), list(error.schema_path)) for error in ours.iter_errors(document)] \
+        == [(error.message, list(error.absolute_path), list(error.schema_path)) for error in theirs.iter_errors(document)]
+
+
+def test_a_pattern_re_cannot_read_fails_the_validation_as_it_does_for_the_validator():
+    import re
+
+    schema = {"$schema": DRAFT, "type": "object",
+              "patternProperties": {**{f"^x{index}_": {"type": "string"} for index in range(20)}, "[": {}}}
+    for validator in (LocalVerdicts(schema)._validator, Draft202012Validator(schema)):
+        with pytest.raises(re.error):
+            list(validator.iter_errors({"k": 1}))
+
+
+def test_witnesses_beside_many_patterns_search_each_pattern_in_few_keys(tmp_path, monkeypatch):
+    # Names added beside 600 patterns, and 600 patterns beside names: each witness checked searched every pattern
+    # in every key of the document, through `re`'s cache of 512 (each search compiled its pattern again).
+    import re
+
+    import jsonschema._keywords
+
+    searched = [0]
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(re, name)
+
+        @staticmethod
+        def search(pattern, text, flags=0):
+            searched[0] += 1
+            return re.search(pattern, text, flags)
+
+    monkeypatch.setattr(jsonschema._keywords, "re", Counting())
+    count = 600
+    patterns = {f"^x{index}_": {"type": "integer"} for index in range(count)}
+    names = {f"p{index}": {"type": "string"} for index in range(count)}
+
+    def document(added: bool) -> dict:
+        return {"$schema": DRAFT, "type": "object", "properties": {
+            "patterned": {"type": "object", "patternProperties": patterns, **({"properties": names} if added else {})},
+            "named": {"type": "object", "properties": names, **({"patternProperties": patterns} if added else {})}}}
+
+    old, new = schema_graphs(tmp_path, document(False), document(True))
+    report = find_witnesses(classify([old], [new]), [old], [new])
+    assert len(report.by_change) == count  # (each added pattern breaks; each added name is admitted)
+    assert searched[0] == 0  # (the validator's own: 600 patterns in each key of every document it checked)
