@@ -60,7 +60,8 @@ def diff(files: tuple[str, ...], output_format: str, show_unchanged: bool, again
 
     With --witness, every change also carries "witness" (a document, "accepted_by" and "rejected_by"
     old|new, the validator's "reason" and where it objects, "at") or null, and "witness_search"
-    (found, exhausted, no-direction, promise-held, unsound, not-applicable); the document ends with
+    (found, exhausted, no-direction, promise-held, unsound, not-applicable, or limit-reached: not searched, past
+    what the searches of one diff may do in all, in proportion to the two graphs); the document ends with
     "witnesses" (how many breaking changes have one, which have none) and "findings". Text output prints
     each witness on one line and ends with the same over-caution report.
 

@@ -89,6 +89,10 @@ class Validator:
         that, `accepts` and `rejection` raise govern.witness.local.TooCostly."""
         self._verdicts.allow(steps)
 
+    def steps_taken(self) -> int:
+        """The steps validations took since `allow`."""
+        return self._verdicts.steps_taken()
+
     def accepts(self, document: Any, place: Place | None = None) -> bool:
         """`place`: where this document differs from others of its shape (see govern.witness.local): the
         verdict is the same with or without it, only cheaper for the second and later of a shape."""

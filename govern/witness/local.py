@@ -166,8 +166,7 @@ class LocalVerdicts:
         from jsonschema import Draft202012Validator
         from jsonschema.validators import extend
 
-        cls = extend(Draft202012Validator, validators={"patternProperties": _pattern_properties_keyword(),
-                                                       "properties": _properties_keyword()})
+        cls = extend(Draft202012Validator, validators=_keywords())
         descend, iter_errors = cls.descend, cls.iter_errors
         reading = frozenset(cls.VALIDATORS) - SAFE
         recording: list[_Recording | None] = [None]
@@ -216,6 +215,10 @@ class LocalVerdicts:
         as much again."""
         if self._steps[0] <= self._steps[1]:
             self._steps[:] = [0, steps]
+
+    def steps_taken(self) -> int:
+        """The steps validations took since `allow` (past the steps allowed, those allowed and one)."""
+        return min(self._steps[0], int(min(self._steps[1], 1 << 62)) + 1)
 
     def accepts(self, document: Any, place: Place | None = None) -> bool:
         if place is None:
@@ -275,7 +278,32 @@ class LocalVerdicts:
         return node is verdict
 
 
-def _pattern_properties_keyword() -> Callable:
+def _keywords() -> dict[str, Callable]:
+    """Keywords applied as the validator applies them, only at a cost that does not grow with what `re`'s cache
+    of 512 compiled patterns cannot hold, nor with the properties a schema declares beside a few a document holds:
+    a witness search checks hundreds of documents per change, and each check applied every pattern of a schema
+    of a thousand through that cache, compiling each again (a minute for an `anyOf` of 1,000 patterns)."""
+    import re
+
+    compiled: dict[str, Callable] = {}  # each pattern's search, compiled once
+
+    def searcher(pattern: str) -> Callable:
+        found = compiled.get(pattern)
+        if found is None:
+            found = compiled[pattern] = re.compile(pattern).search
+        return found
+
+    def pattern_keyword(validator, patrn, instance, schema):
+        from jsonschema.exceptions import ValidationError
+
+        if validator.is_type(instance, "string") and not searcher(patrn)(instance):
+            yield ValidationError(f"{instance!r} does not match {patrn!r}")
+
+    return {"patternProperties": _pattern_properties_keyword(searcher), "properties": _properties_keyword(),
+            "pattern": pattern_keyword}
+
+
+def _pattern_properties_keyword(searcher: Callable[[str], Callable]) -> Callable:
     """`patternProperties` as the validator applies it (each pattern `re.search`ed in each key, the subschemas
     applied in the order of patterns, then of keys), with each pattern compiled once, and the patterns that can
     match a key found together: those starting `^literal` by the key's start, the others by one expression
@@ -285,14 +313,7 @@ def _pattern_properties_keyword() -> Callable:
 
     from govern.patterns import COMBINED_APART, literal_prefix
 
-    compiled: dict[str, Callable] = {}
     prepared: dict[int, tuple[Any, Any]] = {}  # id of a patternProperties object -> (it, its index)
-
-    def searcher(pattern: str) -> Callable:
-        found = compiled.get(pattern)
-        if found is None:
-            found = compiled[pattern] = re.compile(pattern).search
-        return found
 
     def index(patterns: dict) -> tuple | None:
         """(position of each pattern, patterns by the literal text they start with, the lengths of those texts,

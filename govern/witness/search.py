@@ -46,6 +46,16 @@ DRAWN_PER_CHECKED = 20  # candidates drawn (repeats and empty ones included) per
 # depth, and this stops its search.
 STEPS_PER_CHECKED = 1_000
 FIRST_AIMED = 16  # documents aimed at a change's own location tried before looking below it
+# What the searches of one diff may do in all, per node of the two sides' graphs, beyond a floor: each search has
+# its budget, but a hostile pair has thousands of changes, each at the end of a path thousands of levels deep or
+# checked against an `anyOf` of thousands, and searched one by one that is the product (a 1 MB pair took minutes
+# and 6 GB). Counted in work as the budget is (never in time): a validation step, a level of the path a
+# candidate is written along, and 16 characters of a candidate's text are one each. GitHub's REST description
+# (two releases, 209 searches) does 3.5 million in all, under a third of what its graphs allow. Past this,
+# the changes left are not searched (`limit-reached`).
+WORK_PER_NODE = 100
+WORK_BEYOND = 2_000_000
+CHARACTERS_PER_WORK = 16
 
 # Same-version rules whose promise for one direction is not validation but a duty of readers: new data may
 # lack a property that was required (readers handle its absence), carry a qualified kind old readers do
@@ -55,6 +65,7 @@ EXCUSED = {"required-made-optional": (NEW_DATA,), "qualified-kind-added": (NEW_D
            "event-type-added": (NEW_DATA,)}
 
 FOUND, EXHAUSTED, NO_DIRECTION, HELD, UNSOUND = "found", "exhausted", "no-direction", "promise-held", "unsound"
+LIMIT_REACHED = "limit-reached"  # not searched: the searches before it did all that a diff's searches may
 Location = tuple[tuple[str, ...], ...]  # a change's location as steps (see `searched_location`)
 WRITER = {OLD_DATA: "old", NEW_DATA: "new"}
 READER = {OLD_DATA: "new", NEW_DATA: "old"}
@@ -80,7 +91,7 @@ class ChangeWitness:
 
     root: str
     change: Change
-    status: str  # found | exhausted | no-direction | promise-held | unsound
+    status: str  # found | exhausted | no-direction | promise-held | unsound | limit-reached
     witness: Witness | None = None
 
     def to_json(self) -> dict:
@@ -160,6 +171,9 @@ def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_gra
                    budget: int = DEFAULT_BUDGET) -> WitnessReport:
     """`budget`: candidate documents checked per change and direction before a search reports `exhausted`."""
     old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
+    work = _Work(WORK_PER_NODE * sum(graph.node_count for graph in {id(graph): graph for graph in
+                                                                   [*old_graphs, *new_graphs]}.values())
+                 + WORK_BEYOND)
     found: dict[tuple[str, int], ChangeWitness] = {}
     for result in sorted(results, key=lambda r: r.root):
         if not result.changes:
@@ -168,10 +182,28 @@ def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_gra
         new = _Root(*new_roots.get(result.root, (None, None)), result.changes)
         searched: dict[tuple[Location, str, bool], Witness | None] = {}
         for index, change in enumerate(result.changes):
-            entry = _search_change(result, change, old, new, budget, searched)
+            entry = _search_change(result, change, old, new, budget, searched, work)
             if entry is not None:
                 found[(result.root, index)] = entry
     return WitnessReport(found)
+
+
+class _Work:
+    """What the searches of one diff did, and may do, in all (see WORK_PER_NODE)."""
+
+    __slots__ = ("done", "limit")
+
+    def __init__(self, limit: int):
+        self.done = 0
+        self.limit = limit
+
+    @property
+    def spent(self) -> bool:
+        return self.done > self.limit
+
+
+class _LimitReached(Exception):
+    """A search stopped by the diff's limit of work: its change, and those after it, are not searched."""
 
 
 def searched_location(tokens: list[str]) -> Location:
@@ -229,17 +261,31 @@ def instance_steps(location: Location) -> list[tuple[str, Any]]:
 
 
 def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, budget: int,
-                   searched: dict[tuple[Location, str, bool], Witness | None]) -> ChangeWitness | None:
+                   searched: dict[tuple[Location, str, bool], Witness | None],
+                   work: _Work | None = None) -> ChangeWitness | None:
     """`searched`: the outcomes of this root's searches so far. A search depends on the change only through its
     location (several changes at one place, such as operands added and removed there, search alike), so
-    each location, direction and depth is searched once."""
+    each location, direction and depth is searched once. `work`: what the diff's searches did and may do."""
     def search(direction: str, deep: bool = True) -> Witness | None:
+        if work is not None and work.spent:
+            raise _LimitReached
         writer = old if direction == OLD_DATA else new
-        key = (searched_location(writer.tokens(change)), direction, deep)
+        tokens = writer.tokens(change)
+        if work is not None:
+            work.done += len(tokens)  # (the location is read along its path)
+        key = (searched_location(tokens), direction, deep)
         if key not in searched:
-            searched[key] = search_direction(change, direction, old, new, budget, deep)
+            searched[key] = search_direction(change, direction, old, new, budget, deep, work)
         return searched[key]
 
+    try:
+        return _searched(result, change, search)
+    except _LimitReached:
+        return ChangeWitness(result.root, change, LIMIT_REACHED) if change.decision == VERSION_BUMP \
+            or (change.kind != "root-added" and result.minimum == SAME_VERSION) else None
+
+
+def _searched(result: RootDiff, change: Change, search) -> ChangeWitness | None:
     if change.decision == VERSION_BUMP:
         if not change.breaks:
             return ChangeWitness(result.root, change, NO_DIRECTION)
@@ -263,17 +309,37 @@ def _search_change(result: RootDiff, change: Change, old: _Root, new: _Root, bud
 
 
 def search_direction(change: Change, direction: str, old: _Root, new: _Root, budget: int,
-                     deep: bool = True) -> Witness | None:
+                     deep: bool = True, work: _Work | None = None) -> Witness | None:
+    """The first document the writer accepts and the reader rejects, or None within the budget. `work`: what the
+    diff's searches did and may do (raises _LimitReached past it)."""
     writer, reader = (old, new) if direction == OLD_DATA else (new, old)
     if writer.graph is None:
         return None
     writer_validator, reader_validator = writer.validator, reader.validator
     writer_validator.allow(budget * STEPS_PER_CHECKED)
     reader_validator.allow(budget * STEPS_PER_CHECKED)
-    steps = instance_steps(searched_location(writer.tokens(change)))
+    # (a validator that has once taken more than it was allowed takes no step again: see Validator.allow)
+    before = writer_validator.steps_taken() + reader_validator.steps_taken()
+    try:
+        return _search(change, direction, writer, reader, budget, deep, work)
+    finally:
+        if work is not None:
+            work.done += writer_validator.steps_taken() + reader_validator.steps_taken() - before
+
+
+def _search(change: Change, direction: str, writer: _Root, reader: _Root, budget: int, deep: bool,
+            work: _Work | None) -> Witness | None:
+    writer_validator, reader_validator = writer.validator, reader.validator
+    tokens = writer.tokens(change)
+    steps = instance_steps(searched_location(tokens))
     seen: set[str] = set()
     drawn = itertools.islice(_candidate_documents(change, writer, reader, deep), budget * DRAWN_PER_CHECKED)
     for document in drawn:
+        if work is not None:
+            # (each candidate is written along the path to the change: a level each)
+            work.done += len(tokens) + 1
+            if work.spent:
+                raise _LimitReached
         if document is ABSENT:
             continue
         key = json.dumps(document, sort_keys=True, ensure_ascii=False)
@@ -282,6 +348,8 @@ def search_direction(change: Change, direction: str, old: _Root, new: _Root, bud
         if len(seen) >= budget:
             return None
         seen.add(key)
+        if work is not None:
+            work.done += len(key) // CHARACTERS_PER_WORK
         # The candidates differ mostly at the change's location: both validators replay what they found
         # above it for the documents before (see govern.witness.local), so a check costs what the value
         # there costs, however deep it lies.

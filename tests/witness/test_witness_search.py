@@ -247,3 +247,44 @@ class _ItselfSide:
 
 
 _ITSELF = _ItselfSide()
+
+
+# --- what the searches of one diff may do in all -------------------------------------------------------------------
+
+def _ring(count: int, value: str) -> dict:
+    """A ring of types, each holding the next and a value whose type changes: the change in the i-th type is i
+    levels deep from the root, so each witness is a document i levels deep (the n changes, n^2 levels)."""
+    return {"$schema": fixtures.DRAFT, "title": "Doc", "$ref": "#/$defs/T0", "$defs": {
+        f"T{index}": {"type": "object", "properties": {"next": {"$ref": f"#/$defs/T{(index + 1) % count}"},
+                                                       "v": {"type": value}}, "required": ["v"]}
+        for index in range(count)}}
+
+
+def test_the_searches_of_a_diff_stop_at_its_limit_of_work_and_say_so(tmp_path, monkeypatch):
+    from govern.witness import search
+
+    old, new = schema_graphs(tmp_path, _ring(200, "string"), _ring(200, "integer"))
+    results = classify([old], [new])
+    unlimited = find_witnesses(results, [old], [new])
+    statuses = [entry.status for entry in unlimited.by_change.values()]
+    assert len(statuses) > 200 and "limit-reached" not in statuses and "found" in statuses  # (within the limit)
+    # Scaled down, the limit is reached part way: the changes searched keep their witnesses, the others say why
+    # they have none, and nothing more is searched once it is reached.
+    monkeypatch.setattr(search, "WORK_PER_NODE", 0)
+    monkeypatch.setattr(search, "WORK_BEYOND", 20_000)
+    searched = []
+    original = search.search_direction
+    monkeypatch.setattr(search, "search_direction", lambda *args, **options: searched.append(args[0]) or
+                        original(*args, **options))
+    limited = find_witnesses(results, [old], [new])
+    entries = list(limited.by_change.values())
+    statuses = [entry.status for entry in entries]
+    assert "found" in statuses and "limit-reached" in statuses
+    cut = statuses.index("limit-reached")
+    assert set(statuses[cut:]) == {"limit-reached"}
+    assert [(entry.status, entry.witness) for entry in entries[:cut]] == [
+        (unlimited.by_change[key].status, unlimited.by_change[key].witness) for key in list(limited.by_change)[:cut]]
+    assert len(searched) <= 2 * (cut + 1)  # (a search per direction of each change searched)
+    # (listed with the breaking changes that have no witness, as what they are)
+    assert [entry.change_json()["witness_search"] for entry in limited.without_witness].count("limit-reached") \
+        == len(entries) - cut
