@@ -72,9 +72,10 @@ def _compile(pattern: str) -> Any:
 PATTERNS_SEARCHED_ALONE = 8  # up to this many, each pattern is searched on its own (the usual objects)
 PATTERNS_PER_GROUP = 32
 # What a pattern may hold and still be searched inside another expression: no backreference (numbers and names
-# of groups change there), no inline flags (which `regex` may apply to the whole expression) and no other
-# extension `(?...)` but the plain group and the lookarounds. A pattern that fails this is searched on its own.
-COMBINED_APART = re.compile(r"\\[1-9]|\\g|\(\?(?![:=!]|<[=!])")
+# of groups change there), no inline flags (which `regex` may apply to the whole expression), no other extension
+# `(?...)` but the plain group and the lookarounds, and no brace but a count (`regex` reads `x{i<=1}` as fuzzy
+# matching, which an alternation around it changes). A pattern that fails this is searched on its own.
+COMBINED_APART = re.compile(r"\\[1-9]|\\g|\(\?(?![:=!]|<[=!])|\{(?!\d*(?:,\d*)?\})")
 
 
 class PatternSet:
@@ -99,8 +100,12 @@ class PatternSet:
         for position, pattern in enumerate(patterns):
             if COMBINED_APART.search(pattern) is None and _readable(pattern):
                 prefix = literal_prefix(pattern)
-                if prefix:
+                # (a pattern answers False for the names it cannot match only where `regex` reads it: the
+                # others answer None, alone)
+                if prefix and _regex_reads(pattern):
                     self._prefixed.setdefault(prefix, []).append(position)
+                elif prefix:
+                    self._alone.append(position)
                 else:
                     grouped.append(position)
             else:
@@ -119,28 +124,44 @@ class PatternSet:
         False, in order of position; with `first`, only the first of them, and with `until_unknown`, none after
         the first not known. (Patterns are searched in order, and no further than these say.)"""
         found: list[tuple[int, bool | None]] = []
-        for position in self._candidates(text):
+        candidates = self._candidates(text)
+        for position in candidates:
             answer = search(self.patterns[position], text)
             if answer is not False:
                 found.append((position, answer))
                 if first or (answer is None and until_unknown):
-                    break
+                    return found
+            if _spent[0] >= SECONDS_IN_ALL and len(self.patterns) > PATTERNS_SEARCHED_ALONE:
+                # The time for searches ran out during this one: every pattern after it answers None now, those
+                # the groups had ruled out too.
+                for later in range(position + 1, len(self.patterns)):
+                    found.append((later, None))
+                    if first or until_unknown:
+                        break
+                return found
         return found
 
     def _candidates(self, text: str) -> Iterator[int]:
         """In order, the positions whose patterns are to be searched one by one: the others answer False."""
         if len(self.patterns) <= PATTERNS_SEARCHED_ALONE:
             return iter(self._alone)
-        if _spent[0] >= SECONDS_IN_ALL or (_slow and not _slow.isdisjoint(self.patterns)):
-            # Every search answers None now, or some pattern is not searched again (it answers None): told one
-            # by one, as `search` tells them.
-            return iter(range(len(self.patterns)))
+        if _spent[0] >= SECONDS_IN_ALL:
+            return iter(range(len(self.patterns)))  # every search answers None now
         prefixed = self._prefixed
         started = sorted([position for length in self._lengths if length <= len(text)
                           for position in prefixed.get(text[:length], ())]) if prefixed else []
+        # A pattern cut short once is not searched again: it answers None, whatever its group says.
+        slow = [position for position, pattern in enumerate(self.patterns) if pattern in _slow] if _slow else []
+        if slow:
+            taken = set(self._alone).union(started)
+            slow = [position for position in slow if position not in taken]
         if self._tree is None:
-            return heapq.merge(self._alone, started)
-        return heapq.merge(self._alone, started, self._matching(self._tree, text))
+            return heapq.merge(self._alone, started, slow)
+        matching = self._matching(self._tree, text)
+        if slow:
+            apart = set(slow)
+            matching = (position for position in matching if position not in apart)
+        return heapq.merge(self._alone, started, slow, matching)
 
     def _matching(self, node: list, text: str) -> Iterator[int]:
         """The positions of the patterns below `node` that its groups do not tell apart from a match."""
@@ -201,6 +222,28 @@ def literal_prefix(pattern: str) -> str:
     return "".join(characters)
 
 
+_REGEX_READS: dict[str, bool] = {}
+
+
+def _regex_reads(pattern: str) -> bool:
+    """Whether `regex` compiles the pattern (told once, the compiled pattern not kept: see _readable)."""
+    known = _REGEX_READS.get(pattern)
+    if known is None:
+        compiled = _compiled.get(pattern, _UNSEEN)
+        if compiled is not _UNSEEN:
+            known = compiled is not None
+        else:
+            import regex
+
+            try:
+                regex.compile(pattern)
+                known = True
+            except (regex.error, OverflowError, RecursionError):
+                known = False
+        _REGEX_READS[pattern] = known
+    return known
+
+
 def _readable(pattern: str) -> bool:
     """Whether `re` reads the pattern, as `search` asks first. `regex` reads alike what `re` reads, inside a
     group as alone; an expression it cannot make leaves its patterns to be searched one by one, and each then
@@ -218,7 +261,7 @@ def _readable(pattern: str) -> bool:
 
 
 _SETS: dict[int, tuple[tuple, PatternSet]] = {}  # id of a node's pattern entries -> (the entries, their set)
-_SETS_KEPT = 4096
+_SETS_KEPT = 64  # (a set of thousands of patterns holds megabytes of compiled expressions)
 
 
 def pattern_set(entries: tuple[tuple[str, Any], ...]) -> PatternSet:

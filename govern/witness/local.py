@@ -353,17 +353,23 @@ def _pattern_properties_keyword(searcher: Callable[[str], Callable]) -> Callable
             return
         found = index(patternProperties) if len(patternProperties) > 8 else None
         if found is None:
-            matched = [(pattern, key) for pattern in patternProperties for key in instance if searcher(pattern)(key)]
-        else:
-            positions, by_prefix, lengths, others, search_others = found
-            keyed = []
-            for order, key in enumerate(instance):
-                candidates = [pattern for length in lengths if length <= len(key)
-                              for pattern in by_prefix.get(key[:length], ())]
-                if others and (search_others is None or search_others(key)):
-                    candidates += others
-                keyed += [(positions[pattern], order, pattern, key) for pattern in candidates if searcher(pattern)(key)]
-            matched = [(pattern, key) for _, _, pattern, key in sorted(keyed)]
+            # As the validator's own: lazily, so a pattern `re` cannot read raises only where it would (a caller
+            # asking for the first error stops before it).
+            for pattern, subschema in patternProperties.items():
+                for key, value in instance.items():
+                    if searcher(pattern)(key):
+                        yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+            return
+        # (every pattern here is one `re` reads: found all at once, the same matches in the same order)
+        positions, by_prefix, lengths, others, search_others = found
+        keyed = []
+        for order, key in enumerate(instance):
+            candidates = [pattern for length in lengths if length <= len(key)
+                          for pattern in by_prefix.get(key[:length], ())]
+            if others and (search_others is None or search_others(key)):
+                candidates += others
+            keyed += [(positions[pattern], order, pattern, key) for pattern in candidates if searcher(pattern)(key)]
+        matched = [(pattern, key) for _, _, pattern, key in sorted(keyed)]
         for pattern, key in matched:
             yield from validator.descend(instance[key], patternProperties[pattern], path=key, schema_path=pattern)
 

@@ -10,6 +10,8 @@ regular expression engines cache were compiled again at every search (600 patter
 
 from __future__ import annotations
 
+from collections import Counter
+
 import json
 from pathlib import Path
 
@@ -120,7 +122,9 @@ def test_each_pattern_is_compiled_once_however_many_names_it_is_searched_in(tmp_
 
     found = _diff(tmp_path, document(False), document(True))
     assert len(found["roots"][0]["changes"]) == count
-    assert sorted(compiled) == sorted({f"^x{index}_" for index in range(count)})
+    # (at most twice: once told readable without being kept, once when searched on its own)
+    assert set(compiled) == {f"^x{index}_" for index in range(count)}
+    assert max(Counter(compiled).values()) <= 2
 
 
 def test_one_applicator_beyond_those_named_is_told_in_the_singular(tmp_path: Path):

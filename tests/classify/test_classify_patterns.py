@@ -122,10 +122,11 @@ from hypothesis import strategies as st  # noqa: E402
 # Patterns of every sort the sets tell apart: anchored literals, classes, alternations, lookarounds, ones searched
 # apart from the others (backreferences, flags, named groups), unreadable ones, and one that backtracks.
 _POOL = ["^x-", "^x-a", "^ab", "^abc", "^[a]b", r"\Ax", "^x-(a|b)", "^a*b", "^ab|c", "^a{2}", "^ab{e<=1}", "b$", "a",
+         "^x[[:foo:]]", "^x{i<=1}", "x{i<=1}", "a{1,2}b",
          "^a|b$", "[0-9]+", "^[a-z]+$", "(a|b)c", "(?=a)a", "(?<!x)y", "(?:ab)+", r"(a)\1", "(?i)^X", "(?P<n>a)(?P=n)",
          "[", "a{2}", r"\d", "^$", "", "x(?!-)", "(", ")", "a)|(b"]
 _NAMES = ["x-trace", "x-a", "x-b", "X-A", "ab", "ba", "aa", "abc", "abd", "b", "c", "y", "xy", "", "123", "a-b", "bc",
-          "zz", "a\nb"]
+          "zz", "a\nb", "Kx"]
 
 
 @pytest.fixture
@@ -163,14 +164,25 @@ def test_names_no_pattern_claims_cost_one_search_each(monkeypatch):
     assert len(searched) <= patterns.PATTERNS_PER_GROUP
 
 
-def test_a_combined_search_out_of_time_leaves_each_pattern_to_answer(fresh):
-    chosen = tuple(f"^x{index}_" for index in range(20)) + (PATHOLOGICAL,)
+def test_a_combined_search_out_of_time_leaves_each_pattern_to_answer(fresh, monkeypatch):
+    chosen = tuple(f"x{index}_" for index in range(20)) + (PATHOLOGICAL,)
     found = patterns.PatternSet(chosen)
     # The expression holding the pattern that backtracks runs out of time: its patterns are then searched one by
     # one, and that one alone is not known (and only its own search counts as cut short).
     assert found.claims(NAME) == [(20, None)]
     assert PATHOLOGICAL in patterns._slow and patterns._spent[0] == pytest.approx(0.05)
+    # The others are still searched together: the pattern cut short answers None without a search.
+    searched = []
+    original = patterns.search
+    monkeypatch.setattr(patterns, "search", lambda pattern, text: searched.append(pattern) or original(pattern, text))
     assert found.claims("x3_") == [(3, True), (20, None)]
+    assert len(searched) <= 2 * patterns.PATTERNS_PER_GROUP
+
+
+def test_the_time_for_searches_running_out_during_one_leaves_every_later_pattern_not_known(fresh, monkeypatch):
+    monkeypatch.setattr(patterns, "SECONDS_IN_ALL", 0.05)  # one search cut short spends it
+    chosen = (PATHOLOGICAL,) + tuple(f"^x{index}_" for index in range(9))
+    assert patterns.PatternSet(chosen).claims(NAME) == [(position, None) for position in range(10)]
 
 
 @pytest.mark.parametrize("added_names", [True, False])
