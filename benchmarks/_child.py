@@ -94,9 +94,12 @@ def _import_commands() -> None:
     # configuration and the records imports on first use: code, not input. The witness search and the
     # validator it confirms with are imported only once some change needs a witness: a run with changes
     # would otherwise count an import that a run without changes does not.
+    # The `regex` engine that searches `patternProperties` patterns (and `orjson`) are code the same way: imported
+    # on first use, by any case with a pattern.
     for module in ("govern.cli.extract", "govern.cli.diff", "govern.cli.verify", "govern.cli.record", "govern.extract",
                    "govern.reader", "govern.catalog.formats", "govern.sources.locate", "govern.records.history",
-                   "govern.witness.search", "govern.witness.render", "jsonschema", "jsonschema.exceptions",
+                   "govern.witness.search", "govern.witness.render", "govern.patterns", "regex", "orjson",
+                   "jsonschema", "jsonschema.exceptions",
                    "ruamel.yaml", "ruamel.yaml.nodes", "ruamel.yaml.error", "tomllib" if sys.version_info >= (3, 11)
                    else "tomli"):
         try:

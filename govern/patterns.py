@@ -236,7 +236,7 @@ def _regex_reads(pattern: str) -> bool:
             import regex
 
             try:
-                regex.compile(pattern)
+                regex.compile(pattern, cache_pattern=False)  # (nor kept in `regex`'s own cache)
                 known = True
             except (regex.error, OverflowError, RecursionError):
                 known = False
