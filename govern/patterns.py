@@ -245,10 +245,11 @@ def _regex_reads(pattern: str) -> bool:
 
 
 def _readable(pattern: str) -> bool:
-    """Whether `re` reads the pattern, as `search` asks first. `regex` reads alike what `re` reads, inside a
-    group as alone; an expression it cannot make leaves its patterns to be searched one by one, and each then
-    answers for itself. (Each pattern compiled on its own and kept would hold as much memory again as the
-    expression of them all: 1.6 KB each.)"""
+    """Whether `re` reads the pattern, as `search` asks first. Of the patterns it reads, one `regex` cannot read
+    stops the expression of its group from being made, which leaves them to be searched one by one, each then
+    answering for itself; a pattern looked up by its literal is asked of `regex` on its own (_regex_reads).
+    (Each pattern compiled on its own and kept would hold as much memory again as the expression of them all:
+    1.6 KB each.)"""
     known = _compiled.get(pattern, _UNSEEN)
     if known is not _UNSEEN:
         return known is not None
