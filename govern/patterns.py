@@ -261,6 +261,11 @@ def _readable(pattern: str) -> bool:
     return True
 
 
+def claims_name(entries: tuple[tuple[str, Any], ...], name: str) -> bool:
+    """Whether a pattern of a node's `pattern_properties` matches the name, or may (a match not known counts)."""
+    return bool(entries) and bool(pattern_set(entries).claims(name, first=True))
+
+
 _SETS: dict[int, tuple[tuple, PatternSet]] = {}  # id of a node's pattern entries -> (the entries, their set)
 _SETS_KEPT = 64  # (a set of thousands of patterns holds megabytes of compiled expressions)
 

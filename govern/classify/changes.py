@@ -388,14 +388,14 @@ def content_model_name(node: Node) -> str:
 
 def admits_name(obj: Object, name: str) -> bool:
     """Whether the object's content model lets any value under this undeclared name through."""
-    from govern.patterns import pattern_set
+    from govern.patterns import claims_name
 
     if content_model_name(obj.additional) != "open":
         return False
     if restricts_names(obj.constraints):
         return False
     # A pattern that matches the name (or may: not known) checks it against the pattern's schema.
-    return not obj.pattern_properties or not pattern_set(obj.pattern_properties).claims(name, first=True)
+    return not claims_name(obj.pattern_properties, name)
 
 
 def restricts_names(constraints) -> bool:
@@ -1586,8 +1586,8 @@ class Walker:
         old_patterns, new_patterns = dict(old.pattern_properties), dict(new.pattern_properties)
         # The added patterns that may match a name the old object declares, and the removed ones a name the new
         # object declares, asked of all of them together (thousands of patterns beside thousands of names).
-        claimed = _claimed([pattern for pattern in new_patterns if pattern not in old_patterns], old.properties) \
-            | _claimed([pattern for pattern in old_patterns if pattern not in new_patterns], new.properties)
+        claimed = _patterns_matching_names([pattern for pattern in new_patterns if pattern not in old_patterns], old.properties) \
+            | _patterns_matching_names([pattern for pattern in old_patterns if pattern not in new_patterns], new.properties)
         for pattern in sorted(old_patterns.keys() | new_patterns.keys()):
             where = f"{path}/patternProperties/{_escape(pattern)}"
             if pattern not in old_patterns:
@@ -2111,7 +2111,7 @@ def _same_key(old: Alternative, new: Alternative) -> bool:
     return old.qualified == new.qualified and old.tags == new.tags
 
 
-def _claimed(patterns: list[str], properties: tuple[Property, ...]) -> set[str]:
+def _patterns_matching_names(patterns: list[str], properties: tuple[Property, ...]) -> set[str]:
     """The patterns that match the name of some property, or may (a match not known counts as a match)."""
     from govern.patterns import PatternSet
 

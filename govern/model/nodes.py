@@ -10,13 +10,26 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import MISSING, dataclass, field, fields
-from operator import attrgetter
-from typing import Union as _TypingUnion
+from operator import attrgetter, itemgetter
+from typing import Callable, Union as _TypingUnion
 
 from govern.model.canonical import canonical_json, normalize_json_value
 
 Constraints = tuple[tuple[str, str], ...]
 _property_name = attrgetter("name")
+_entry_pattern = itemgetter(0)
+
+
+def _sorted_entry(entries: tuple, key: str, key_of: Callable):
+    """The entry whose key is `key` among entries sorted by it (an object's properties, its pattern entries), or
+    None: by bisection among many, found in a few steps among thousands."""
+    if len(entries) > 16:
+        position = bisect_left(entries, key, key=key_of)
+        return entries[position] if position < len(entries) and key_of(entries[position]) == key else None
+    for entry in entries:
+        if key_of(entry) == key:
+            return entry
+    return None
 
 
 def make_constraints(values: dict) -> Constraints:
@@ -75,14 +88,12 @@ class Object:
     kind = "object"
 
     def property(self, name: str) -> Property | None:
-        properties = self.properties
-        if len(properties) > 16:  # sorted by name: found in a few steps among thousands
-            position = bisect_left(properties, name, key=_property_name)
-            return properties[position] if position < len(properties) and properties[position].name == name else None
-        for candidate in properties:
-            if candidate.name == name:
-                return candidate
-        return None
+        return _sorted_entry(self.properties, name, _property_name)
+
+    def pattern_schema(self, pattern: str) -> "Node | None":
+        """The schema of the entry for `pattern`, or None."""
+        entry = _sorted_entry(self.pattern_properties, pattern, _entry_pattern)
+        return None if entry is None else entry[1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_left
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any, Callable, Iterable, Iterator
 
 from govern.model.nodes import (
     Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive, Ref, Tuple, Union,
     children,
 )
+from govern.patterns import claims_name
 
 ABSENT = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()  # the location holds no value
 MAX_DEPTH = 24  # deeper than this, a recursive type contributes no further required structure
@@ -489,7 +488,7 @@ def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf
                 for value in leaf(None):
                     if value is ABSENT:
                         yield base()
-                claimed = _claimed(node, name)
+                claimed = claims_name(node.pattern_properties, name)
                 if undeclared and prop is None and not claimed:
                     for value in leaf(node.additional):
                         if value is not ABSENT:
@@ -507,7 +506,9 @@ def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf
                 yield {**base(), name: value}
     elif head == "patternProperties" and rest:
         base = _once(lambda: object_minimal(side, node, depth))
-        governing = _pattern_schema(node, rest[0])
+        governing = node.pattern_schema(rest[0])
+        if governing is None:
+            governing = node.additional
         for key in sample_regex(rest[0]):
             if node.property(key) is not None:
                 continue
@@ -518,28 +519,12 @@ def _object_documents(side, node: Object, head: str, rest: list[str], leaf: Leaf
         yield from leaf(node)
 
 
-def _pattern_schema(node: Object, pattern: str) -> Node:
-    """The schema of the object's entry for `pattern` (entries are sorted by pattern), else its content model."""
-    entries = node.pattern_properties
-    if len(entries) <= 16:
-        return dict(entries).get(pattern, node.additional)
-    position = bisect_left(entries, pattern, key=itemgetter(0))
-    return entries[position][1] if position < len(entries) and entries[position][0] == pattern else node.additional
-
-
 def extra_name(node: Object) -> str:
     """An undeclared property name no pattern of the object claims."""
     for name in EXTRA_NAMES:
-        if node.property(name) is None and not _claimed(node, name):
+        if node.property(name) is None and not claims_name(node.pattern_properties, name):
             return name
     return ENTRY_NAMES[-1]
-
-
-def _claimed(node: Object, name: str) -> bool:
-    """Whether a pattern of the object matches the name (a match not known counts as a match)."""
-    from govern.patterns import pattern_set
-
-    return bool(node.pattern_properties) and bool(pattern_set(node.pattern_properties).claims(name, first=True))
 
 
 def _tuple_documents(side, node: Tuple, head: str, rest: list[str], leaf: Leaf, depth: int,

@@ -77,3 +77,6 @@ def test_a_property_is_found_by_name_among_few_or_thousands(count):
     obj = nodes.Object(tuple(nodes.Property(name, nodes.Primitive("string"), False) for name in names), nodes.OPEN)
     assert [obj.property(name).name for name in names] == names
     assert [obj.property(name) for name in ("", "p", "p1x", "q", "p" + "9" * 5, "a")] == [None] * 6
+    patterned = nodes.Object((), nodes.OPEN, tuple((f"^{name}", nodes.Primitive(name)) for name in names))
+    assert [patterned.pattern_schema(f"^{name}") for name in names] == [nodes.Primitive(name) for name in names]
+    assert [patterned.pattern_schema(pattern) for pattern in ("", "^", "p1", "^q", "^a")] == [None] * 5
