@@ -124,6 +124,9 @@ class Side:
     _guards: dict[int | str, tuple[Node, bool]] = field(default_factory=dict, repr=False, compare=False)
     # The named type each key reads (see `named_key`), asked once per pair entered by every root's walk.
     _named_keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    # The alternatives of a union by the discriminator values that name them, by the union's identity (see
+    # govern.witness.generate): every witness search inside a union asks for its group.
+    _kind_groups: dict[int, tuple[Union, dict[str, list]]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, graph: TypeGraph) -> "Side":

@@ -66,12 +66,29 @@ def _enum_form(node: Enum, digest_of) -> str:
     return '{"k":"enum","values":[' + ",".join(map(_string, node.values)) + "]}"
 
 
-def _object_form(node: Object, digest_of) -> str:
+def _object_form(node: Object, digest_of, entries: dict | None = None) -> str:
     # f-strings and list comprehensions: the cheapest way to write the one form every object has. Children
     # are asked for in the order the text holds them (the refinement rounds rely on it: see _Rounds).
     additional = digest_of(node.additional)
-    properties = ",".join([f'[{_string(p.name)},"{digest_of(p.node)}",{"true" if p.required else "false"},'
-                           f'{"true" if p.reserved else "false"}]' for p in node.properties])
+    if entries is None:
+        properties = ",".join([f'[{_string(p.name)},"{digest_of(p.node)}",{"true" if p.required else "false"},'
+                               f'{"true" if p.reserved else "false"}]' for p in node.properties])
+    else:
+        # `entries`: by the id of a property whose node reaches no member of a recursive component, the
+        # property and its entry. Readers share one property object wherever a property recurs, and the members
+        # of a large component hold a few such properties each: each entry is written once. (A property whose
+        # node reaches a member has a marker in its entry, which is written at each place.)
+        written = []
+        for prop in node.properties:
+            known = entries.get(id(prop))
+            if known is None:
+                digest = digest_of(prop.node)
+                known = (prop, f'[{_string(prop.name)},"{digest}",{"true" if prop.required else "false"},'
+                               f'{"true" if prop.reserved else "false"}]')
+                if digest != _MARK:
+                    entries[id(prop)] = known
+            written.append(known[1])
+        properties = ",".join(written)
     patterns = ",".join([f'[{_string(pattern)},"{digest_of(child)}"]' for pattern, child in node.pattern_properties])
     return (f'{{"a":"{additional}","c":{_constraints_text(node.constraints)},"k":"object",'
             f'"p":[{properties}],"pp":[{patterns}]}}')
@@ -570,6 +587,7 @@ class _Rounds:
         size, writers = self.size, _FORM_WRITERS
         index: dict[int, int] = {}  # id(node) -> its slot
         templates: dict[str, bytes] = {}  # short marked text -> its format string
+        entries: dict[int, tuple] = {}  # the entries of properties that reach no member (see _object_form)
         escaped_prefix = self.memo.prefix.replace("%", "%%")
         writing: list[list[int]] = []  # the slots of the varying children of each node being written, innermost last
 
@@ -619,7 +637,7 @@ class _Rounds:
             else:
                 varying: list[int] = []
                 writing.append(varying)
-                text = writers[kind](node, marked)
+                text = writers[kind](node, marked) if kind is not Object else _object_form(node, marked, entries)
                 writing.pop()
                 if not varying:
                     digest = constant[id(node)] = hashed(text)
@@ -650,6 +668,7 @@ class _Rounds:
             compile_ = marked = None  # type: ignore[assignment]
             index.clear()
             templates.clear()
+            entries.clear()
 
         return slot, close
 

@@ -553,8 +553,7 @@ def _union_documents(side, node: Union, head: str, rest: list[str], tokens: list
         yield from leaf(node)
         return
     # A discriminator value names the group of alternatives the change is in.
-    named = [alternative for alternative in node.alternatives
-             if rest[0] in _kinds(side, alternative.node) or rest[0] in {json.loads(tag) for tag in alternative.tags}]
+    named = _groups_by_kind(side, node).get(rest[0])
     group, rest = (named, rest[1:]) if named else (list(node.alternatives), rest)
     for alternative, deeper in _by_position(group, rest):
         yield from documents(side, alternative.node, deeper, leaf, depth + 1, undeclared)
@@ -573,6 +572,22 @@ def _by_position(alternatives: list, tokens: list[str]) -> Iterator[tuple[Any, l
         return
     for alternative in alternatives:
         yield alternative, tokens
+
+
+def _groups_by_kind(side, node: Union) -> dict[str, list]:
+    """The union's alternatives by each discriminator value (a `kind` or `type` property's literal, or a tag) that
+    names them, in the union's order; made once per union and side: every change inside a union of thousands
+    asks for its group (each asking every alternative made searching quadratic in the union)."""
+    known = side._kind_groups.get(id(node))
+    if known is None:
+        groups: dict[str, list] = {}
+        for alternative in node.alternatives:
+            values = _kinds(side, alternative.node)
+            values.update(value for value in map(json.loads, alternative.tags) if isinstance(value, str))
+            for value in values:
+                groups.setdefault(value, []).append(alternative)
+        known = side._kind_groups[id(node)] = (node, groups)
+    return known[1]
 
 
 def _kinds(side, node: Node) -> set[str]:

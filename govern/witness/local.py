@@ -203,10 +203,15 @@ class LocalVerdicts:
             return iter_errors(validator, instance, _schema)
 
         cls.descend, cls.iter_errors = watched_descend, watched_iter_errors
-        _remember_references(cls)
+        # The resolvers that stay the same from one validation to the next (see _remember_evolved), by id.
+        lasting: dict[int, Any] = {}
+        _remember_references(cls, lasting)
+        _remember_evolved(cls, lasting)
         self._descend = descend
         self._recording = recording
         self._validator = cls(schema)
+        resolver = getattr(self._validator, "_resolver", None)
+        lasting[id(resolver)] = resolver
         self._trees: dict[str, Any] = {}  # by skeleton: a _Query or a verdict; None: validated whole
 
     def allow(self, steps: int) -> None:
@@ -402,10 +407,47 @@ def _properties_keyword() -> Callable:
     return properties_keyword
 
 
-def _remember_references(cls) -> None:
-    """Each reference is looked up once per resolver: a lookup (`referencing` walks the pointer, making a
-    resource per step) is a pure function of the resolver, which is immutable, and the reference. Left as
-    it is where this jsonschema's validators do not resolve references the way this relies on."""
+def _remember_evolved(cls, lasting: dict[int, Any]) -> None:
+    """Each validator for a subschema is made once: the validator descends into a subschema by making a new
+    validator for it (`evolve`), which is a pure function of its class, the subschema and the validator's
+    settings (resolver, format checker, registry), all immutable. Made anew at each step, it was a fifth of a
+    witness search's time (on GitHub's REST description), and more beside large unions, where every
+    alternative is a step.
+
+    Only validators whose resolver lasts (`lasting`: the root's, and those that remembered references resolve
+    to) are kept: a subschema with an identifier of its own is read with a resolver made at each step, and
+    keeping what each made would only hold memory. Left as it is where this jsonschema's validators have other
+    settings."""
+    from attrs import fields
+
+    if sorted(field.alias for field in fields(cls) if field.init) != \
+            ["_resolver", "format_checker", "registry", "resolver", "schema"]:
+        return
+    evolve = cls.evolve
+    made: dict[tuple, tuple] = {}  # key -> (what the key's ids are of, kept so they stay their own; the validator)
+
+    def remembered_evolve(validator, **changes):
+        if not changes.keys() <= {"schema", "_resolver"}:
+            return evolve(validator, **changes)
+        resolver = changes.get("_resolver", validator._resolver)
+        if lasting.get(id(resolver)) is not resolver:
+            return evolve(validator, **changes)
+        kept = (validator.__class__, changes.get("schema", validator.schema), resolver, validator._ref_resolver,
+                validator.format_checker, validator._registry)
+        key = tuple(map(id, kept))
+        found = made.get(key)
+        if found is None:
+            found = made[key] = (kept, evolve(validator, **changes))
+        return found[1]
+
+    cls.evolve = remembered_evolve
+
+
+def _remember_references(cls, lasting: dict[int, Any]) -> None:
+    """Each reference is looked up once per resolver that lasts (see _remember_evolved): a lookup (`referencing`
+    walks the pointer, making a resource per step) is a pure function of the resolver, which is immutable, and
+    the reference. The resolver it resolves to lasts too. Left as it is where this jsonschema's validators do not
+    resolve references the way this relies on."""
     import referencing.exceptions
     from jsonschema import exceptions
 
@@ -413,19 +455,21 @@ def _remember_references(cls) -> None:
     wrapped = getattr(exceptions, "_WrappedReferencingError", None)
     if validate_reference is None or wrapped is None:
         return
-    lookups: dict[tuple[int, str], tuple[Any, Any]] = {}  # the resolver is kept: its id stays its own
+    lookups: dict[tuple[int, str], Any] = {}  # (the resolver is kept in `lasting`: its id stays its own)
 
     def remembered_reference(validator, ref, instance):
         resolver = getattr(validator, "_resolver", None)
-        if resolver is None or getattr(validator, "_ref_resolver", None) is not None:
+        if resolver is None or getattr(validator, "_ref_resolver", None) is not None or \
+                lasting.get(id(resolver)) is not resolver:
             return validate_reference(validator, ref, instance)
-        found = lookups.get((id(resolver), ref))
-        if found is None:
+        resolved = lookups.get((id(resolver), ref))
+        if resolved is None:
             try:
                 resolved = resolver.lookup(ref)
             except referencing.exceptions.Unresolvable as error:
                 raise wrapped(error) from error
-            found = lookups[(id(resolver), ref)] = (resolver, resolved)
-        return validator.descend(instance, found[1].contents, resolver=found[1].resolver)
+            lookups[(id(resolver), ref)] = resolved
+            lasting[id(resolved.resolver)] = resolved.resolver
+        return validator.descend(instance, resolved.contents, resolver=resolved.resolver)
 
     cls._validate_reference = remembered_reference

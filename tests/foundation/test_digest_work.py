@@ -16,7 +16,7 @@ import govern.model.fingerprint as fingerprint
 from govern.model.fingerprint import DOMAINS, type_digests
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
-    OPEN, Alternative, Array, Map, NamedType, Object, Primitive, Property, Ref, Root, Union,
+    NEVER, OPEN, Alternative, Array, Map, NamedType, Object, Primitive, Property, Ref, Root, Union,
 )
 from reference_fingerprint import strongly_connected_components as reference_strongly_connected_components
 from reference_fingerprint import type_digests as reference_type_digests
@@ -88,16 +88,20 @@ def test_references_and_policy_come_from_one_walk_over_the_types(monkeypatch):
 @st.composite
 def graphs_sharing_nodes(draw) -> dict[str, NamedType]:
     """Random graphs (recursive components included) plus types made of node objects taken from the others,
-    so one object, possibly reaching members of a cycle, stands in several types and places."""
+    so one object, possibly reaching members of a cycle, stands in several types and places; and objects made
+    of property objects taken from the others (readers share a property wherever it recurs)."""
     types = dict(draw(type_graphs()))
     pool = [named.node for named in types.values() if not isinstance(named.node, Ref)]
     if not pool:
         return types
     picks = st.sampled_from(pool)
+    shared = [prop for node in pool if isinstance(node, Object) for prop in node.properties]
     for index in range(draw(st.integers(1, 4))):
         first, second = draw(picks), draw(picks)
+        taken = draw(st.lists(st.sampled_from(shared), max_size=3, unique_by=lambda prop: prop.name)) if shared else []
         node = draw(st.sampled_from([
             Object((Property("a", first, True), Property("b", second, False)), OPEN),
+            Object(tuple(sorted(taken, key=lambda prop: prop.name)), NEVER if index % 2 else OPEN),
             Array(first),
             Union((Alternative(first), Alternative(second))),
             first,
@@ -136,6 +140,21 @@ def test_union_alternatives_inside_a_cycle_are_ordered_as_the_first_build_orders
     # build sorts (digest, qualified, tags) keys. Both orders must agree, also where a member's digest is
     # still the placeholder of the first round and where two alternatives have the same digest.
     types = _ring_of_unions()
+    for domain in DOMAINS.values():
+        assert type_digests(types, domain) == reference_type_digests(types, domain)
+
+
+def test_property_objects_shared_by_the_members_of_a_cycle_hash_as_copies_would():
+    # Readers share one property object wherever a property recurs: members of one cycle hold the same property
+    # objects, some reaching the cycle (their entries differ in every round) and some not (written once).
+    constant = Property("id", Primitive("string", (("maxLength", "64"),)), True)
+    to_first = Property("first", Ref("R0"), False)
+    to_array = Property("items", Array(Ref("R1")), False)
+    types = {f"R{index}": NamedType(f"R{index}", f"R{index}", Object(tuple(sorted(
+        [constant, to_first, to_array, Property("next", Ref(f"R{(index + 1) % 6}"), True),
+         Property("n", Primitive("integer", (("maximum", str(index % 3)),)), True)], key=lambda prop: prop.name)),
+        NEVER if index % 2 else OPEN)) for index in range(6)}
+    types["Outside"] = NamedType("Outside", "Outside", Object((constant, to_first), OPEN))
     for domain in DOMAINS.values():
         assert type_digests(types, domain) == reference_type_digests(types, domain)
 

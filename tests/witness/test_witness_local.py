@@ -276,3 +276,49 @@ def test_witnesses_beside_many_patterns_search_each_pattern_in_few_keys(tmp_path
     report = find_witnesses(classify([old], [new]), [old], [new])
     assert len(report.by_change) == count  # (each added pattern breaks; each added name is admitted)
     assert searched[0] == 0  # (the validator's own: 600 patterns in each key of every document it checked)
+
+
+# --- each subschema's validator made once -------------------------------------------------------------
+
+def _errors_and_best(validator, document) -> tuple:
+    from jsonschema.exceptions import best_match
+
+    best = best_match(validator.iter_errors(document))
+    return _errors(validator, document), best and (best.message, list(best.absolute_path))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(schema=_schemas(), values=st.lists(VALUES, min_size=2, max_size=6), sibling=VALUES)
+def test_errors_are_the_validators_own_with_each_subschemas_validator_made_once(schema, values, sibling):
+    verdicts = LocalVerdicts(schema)
+    plain = Draft202012Validator(schema)
+    for value in values:
+        document = {"a": [{"b": value, "c": sibling}, {"b": value}], "s": sibling}
+        # (the second time, every subschema is applied by the validator made for it the first time)
+        for _ in range(2):
+            assert _outcome(_errors_and_best, verdicts._validator, document) == \
+                _outcome(_errors_and_best, plain, document)
+
+
+def test_a_subschema_descended_into_again_is_applied_by_the_validator_made_for_it_before():
+    # An `anyOf` of 50 alternatives: each check descended into every alternative by making a new validator.
+    schema = {"$schema": DRAFT, "anyOf": [{"type": "string", "pattern": f"^a{index}$"} for index in range(50)],
+              "$defs": {"other": {"$id": "urn:other", "type": "integer"}}}
+    validator = LocalVerdicts(schema)._validator
+    alternative = schema["anyOf"][7]
+    assert validator.evolve(schema=alternative) is validator.evolve(schema=alternative)
+    assert validator.evolve(schema=alternative).evolve(schema=alternative) is validator.evolve(schema=alternative)
+    assert validator.evolve(schema=schema["anyOf"][8]) is not validator.evolve(schema=alternative)
+    # Other settings than the subschema and its resolver make a validator of their own, as before.
+    assert validator.evolve(schema=alternative, format_checker=None) is not validator.evolve(schema=alternative)
+    # A subschema with an identifier of its own is read with a resolver of its own.
+    from referencing.jsonschema import DRAFT202012
+
+    other = schema["$defs"]["other"]
+    moved = validator._resolver.in_subresource(DRAFT202012.create_resource(other))
+    assert moved is not validator._resolver
+    assert validator.evolve(schema=other, _resolver=moved) is not validator.evolve(schema=other)
+    # Such a resolver is made at each step: what it reads is not kept (it would only hold memory).
+    assert validator.evolve(schema=other, _resolver=moved) is not validator.evolve(schema=other, _resolver=moved)
+    assert [error.message for error in validator.iter_errors("a7")] == []
+    assert [error.message for error in validator.iter_errors("b")] == ["'b' is not valid under any of the given schemas"]

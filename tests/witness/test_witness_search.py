@@ -288,3 +288,32 @@ def test_the_searches_of_a_diff_stop_at_its_limit_of_work_and_say_so(tmp_path, m
     # (listed with the breaking changes that have no witness, as what they are)
     assert [entry.change_json()["witness_search"] for entry in limited.without_witness].count("limit-reached") \
         == len(entries) - cut
+
+
+def test_the_alternatives_of_a_union_are_grouped_by_their_kind_once_per_side(tmp_path, monkeypatch):
+    # A oneOf of 60 kinds, each changing: every search inside an alternative asked each alternative for its kinds,
+    # which made the searches of a union quadratic in its size.
+    from collections import Counter
+
+    from govern.witness import generate
+
+    def union(value_type: str) -> dict:
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "oneOf": [
+            {"type": "object", "required": ["kind", "value"], "additionalProperties": False,
+             "properties": {"kind": {"const": f"k{index}"}, "value": {"type": value_type}}} for index in range(60)]}
+
+    asked: Counter = Counter()
+    kinds = generate._kinds
+
+    def counted(side, node):
+        asked[id(side)] += 1
+        return kinds(side, node)
+
+    monkeypatch.setattr(generate, "_kinds", counted)
+    old, new = schema_graphs(tmp_path, union("string"), union("integer"))
+    report = find_witnesses(classify([old], [new]), [old], [new])
+    found = sorted((entry.change.path, entry.status, entry.witness.document["kind"])
+                   for entry in report.by_change.values())
+    assert len(found) == 60 and all(status == "found" for _, status, _ in found)
+    assert all(path == f"/oneOf/{kind}/properties/value" for path, _, kind in found)  # each in its own kind
+    assert asked and max(asked.values()) <= 60, asked
