@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator, TypeChecker
 
 from conftest import schema_graphs  # noqa: E402 - the folder's helpers
 from govern.classify.classify import classify
-from govern.witness.local import LocalVerdicts, place_of
+from govern.witness.local import LocalVerdicts, TooCostly, place_of
 from govern.witness.search import find_witnesses
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -322,3 +322,47 @@ def test_a_subschema_descended_into_again_is_applied_by_the_validator_made_for_i
     assert validator.evolve(schema=other, _resolver=moved) is not validator.evolve(schema=other, _resolver=moved)
     assert [error.message for error in validator.iter_errors("a7")] == []
     assert [error.message for error in validator.iter_errors("b")] == ["'b' is not valid under any of the given schemas"]
+
+
+def test_a_value_found_valid_under_a_subschema_is_not_checked_there_again_and_the_steps_count_as_before(monkeypatch):
+    # Documents of one shape hold mostly the same values: each was checked again in every document.
+    import govern.witness.local as local
+
+    schema = {"$schema": DRAFT, "type": "object", "properties": {
+        "name": {"$ref": "#/$defs/name"}, "n": {"type": "integer"}, "flag": {"type": "boolean"}},
+        "$defs": {"name": {"allOf": [{"type": "string", "minLength": length} for length in range(40)]}}}
+    documents = [{"name": "x" * 50, "n": index, "flag": index % 2 == 0} for index in range(30)] + \
+        [{"name": "short", "n": 1.5, "flag": 1}, {"name": "x" * 50, "n": True, "flag": None}]
+
+    def run(kept: int) -> tuple[list, int, int]:
+        monkeypatch.setattr(local, "_VALID_KEPT", kept)
+        checks = [0]
+        is_type = TypeChecker.is_type
+
+        def counting(self, instance, type):
+            checks[0] += 1
+            return is_type(self, instance, type)
+
+        monkeypatch.setattr(TypeChecker, "is_type", counting)
+        verdicts = LocalVerdicts(schema)
+        verdicts.allow(1_000_000)
+        outcomes = [(verdicts.accepts(document), _errors(verdicts._validator, document)) for document in documents]
+        monkeypatch.setattr(TypeChecker, "is_type", is_type)
+        return outcomes, verdicts.steps_taken(), checks[0]
+
+    remembered, remembered_steps, remembered_checks = run(100_000)
+    plain, plain_steps, plain_checks = run(0)
+    assert remembered == plain == [(Draft202012Validator(schema).is_valid(document), _errors(
+        Draft202012Validator(schema), document)) for document in documents]
+    assert remembered_steps == plain_steps  # every limit is met where it would be
+    # The name's 40 subschemas are checked in the first document only (and where the name differs).
+    assert remembered_checks * 5 < plain_checks, (remembered_checks, plain_checks)
+
+
+def test_a_value_found_valid_before_still_counts_its_steps_towards_the_limit(monkeypatch):
+    schema = {"$schema": DRAFT, "properties": {"a": {"allOf": [{"type": "string"}] * 30}}}
+    verdicts = LocalVerdicts(schema)
+    assert verdicts.accepts({"a": "x"})
+    verdicts.allow(10)  # the first check took more than 10 steps: the same check again cannot be made
+    with pytest.raises(TooCostly):
+        verdicts.accepts({"a": "x"})
