@@ -157,7 +157,7 @@ class _Recording:
 _UNSEEN = object()
 _UNBOUNDED = float("inf")
 _SCALARS = frozenset({str, int, float, bool, type(None), _Text, _Integer, _Real})
-_VALID_KEPT = 100_000  # (entries; a few megabytes)
+_VALID_KEPT = 100_000  # entries (each a key and the objects it names, a few hundred bytes)
 
 
 class LocalVerdicts:
@@ -177,12 +177,15 @@ class LocalVerdicts:
         # once (an `allOf` or `oneOf` of two references to it), and documents of a type whose recursion is
         # required nest as deep as the search builds them.
         steps = self._steps = [0, _UNBOUNDED]
+        # The resolvers that stay the same from one validation to the next (see _remember_evolved), by id.
+        lasting: dict[int, Any] = {}
         # Subschemas a string, number, boolean or null was found valid under, with the steps that took: most
         # values a search's documents hold are the same from one document to the next, and each was checked
         # again in every one (on GitHub's REST description, 98% of the checks of such values had been made
         # before). Whether a value is valid under a subschema depends only on the validator (its settings and
         # resolver), the subschema and the value (its type included); the steps are counted as they were, so
-        # every limit is met where it would be. Each entry keeps what its key names by identity.
+        # every limit is met where it would be. Each entry keeps what its key names by identity. Only validators
+        # whose resolvers last are asked again (see _remember_evolved): the others are made at each step.
         valid: dict[tuple, tuple] = {}
 
         def remembered(key: tuple, kept: tuple, errors: Iterator[Any]) -> Iterator[Any]:
@@ -206,7 +209,8 @@ class LocalVerdicts:
                         ("$schema" in schema or not reading.isdisjoint(schema)):
                     current.safe = False  # a keyword that reads the value whole, or another dialect below
             kind = instance.__class__
-            if kind in _SCALARS:
+            if kind in _SCALARS and lasting.get(id(validator._resolver)) is validator._resolver and (
+                    resolver is None or lasting.get(id(resolver)) is resolver):
                 key = (id(validator), id(schema), id(resolver), kind, instance)
                 found = valid.get(key)
                 if found is None:
@@ -232,8 +236,6 @@ class LocalVerdicts:
             return iter_errors(validator, instance, _schema)
 
         cls.descend, cls.iter_errors = watched_descend, watched_iter_errors
-        # The resolvers that stay the same from one validation to the next (see _remember_evolved), by id.
-        lasting: dict[int, Any] = {}
         _remember_references(cls, lasting)
         _remember_evolved(cls, lasting)
         self._descend = descend
@@ -242,6 +244,7 @@ class LocalVerdicts:
         resolver = getattr(self._validator, "_resolver", None)
         lasting[id(resolver)] = resolver
         self._trees: dict[str, Any] = {}  # by skeleton: a _Query or a verdict; None: validated whole
+        self._valid = valid
 
     def allow(self, steps: int) -> None:
         """From now on, validations may take `steps` steps in all; beyond that they raise TooCostly. Once they

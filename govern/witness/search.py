@@ -169,7 +169,18 @@ def _roots(graphs: list[TypeGraph]) -> dict[str, tuple[TypeGraph, str]]:
 
 def find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_graphs: list[TypeGraph],
                    budget: int = DEFAULT_BUDGET) -> WitnessReport:
-    """`budget`: candidate documents checked per change and direction before a search reports `exhausted`."""
+    """`budget`: candidate documents checked per change and direction before a search reports `exhausted`.
+
+    The searches run with the classifier's deep stack: the validator descends a level of the interpreter's stack
+    per subschema it applies, and a value read through a chain of hundreds of references passed the default
+    limit, so every document checked there failed and a witness the validator confirms was reported exhausted."""
+    from govern.classify.classify import with_deep_stack
+
+    return with_deep_stack(lambda: _find_witnesses(results, old_graphs, new_graphs, budget))
+
+
+def _find_witnesses(results: list[RootDiff], old_graphs: list[TypeGraph], new_graphs: list[TypeGraph],
+                    budget: int) -> WitnessReport:
     old_roots, new_roots = _roots(old_graphs), _roots(new_graphs)
     work = _Work(WORK_PER_NODE * sum(graph.node_count for graph in {id(graph): graph for graph in
                                                                    [*old_graphs, *new_graphs]}.values())

@@ -366,3 +366,18 @@ def test_a_value_found_valid_before_still_counts_its_steps_towards_the_limit(mon
     verdicts.allow(10)  # the first check took more than 10 steps: the same check again cannot be made
     with pytest.raises(TooCostly):
         verdicts.accepts({"a": "x"})
+
+
+def test_values_checked_by_a_validator_made_at_each_step_are_not_kept():
+    # A subschema with an identifier of its own is read with a resolver made at each step: what its values were
+    # found valid under could never be asked again, and kept, it filled the table (36 MB for 6,000 documents).
+    schema = {"$schema": DRAFT, "type": "object", "properties": {
+        "inner": {"$id": "urn:inner", "type": "object",
+                  "properties": {f"p{index}": {"type": "string"} for index in range(20)}},
+        "n": {"type": "integer"}}}
+    verdicts = LocalVerdicts(schema)
+    sizes = []
+    for _ in range(60):
+        assert verdicts.accepts({"inner": {f"p{index}": "x" for index in range(20)}, "n": 1})
+        sizes.append(len(verdicts._valid))
+    assert sizes == [1] * 60  # `n` under its validator, whose resolver is the root's

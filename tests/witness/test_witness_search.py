@@ -317,3 +317,18 @@ def test_the_alternatives_of_a_union_are_grouped_by_their_kind_once_per_side(tmp
     assert len(found) == 60 and all(status == "found" for _, status, _ in found)
     assert all(path == f"/oneOf/{kind}/properties/value" for path, _, kind in found)  # each in its own kind
     assert asked and max(asked.values()) <= 60, asked
+
+
+def test_a_value_read_through_hundreds_of_references_is_still_confirmed(tmp_path):
+    # The validator descends a level of the interpreter's stack per subschema: through 600 references the
+    # default limit was passed, every document checked there failed, and the search reported `exhausted`.
+    def chain(new: bool) -> dict:
+        defs = {f"D{index}": {"$ref": f"#/$defs/D{index + 1}"} for index in range(600)}
+        defs["D600"] = {"type": "string", **({"maxLength": 3} if new else {})}
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["s"],
+                "properties": {"s": {"$ref": "#/$defs/D0"}}, "$defs": defs}
+
+    old, new = schema_graphs(tmp_path, chain(False), chain(True))
+    report = find_witnesses(classify([old], [new]), [old], [new])
+    [entry] = report.by_change.values()
+    assert entry.status == "found" and len(entry.witness.document["s"]) == 4
