@@ -320,14 +320,12 @@ def _keywords() -> dict[str, Callable]:
     of 512 compiled patterns cannot hold, nor with the properties a schema declares beside a few a document holds:
     a witness search checks hundreds of documents per change, and each check applied every pattern of a schema
     of a thousand through that cache, compiling each again (a minute for an `anyOf` of 1,000 patterns)."""
-    import re
-
     compiled: dict[str, Callable] = {}  # each pattern's search, compiled once
 
     def searcher(pattern: str) -> Callable:
         found = compiled.get(pattern)
         if found is None:
-            found = compiled[pattern] = re.compile(pattern).search
+            found = compiled[pattern] = _bounded_search(pattern)
         return found
 
     def pattern_keyword(validator, patrn, instance, schema):
@@ -338,6 +336,36 @@ def _keywords() -> dict[str, Callable]:
 
     return {"patternProperties": _pattern_properties_keyword(searcher), "properties": _properties_keyword(),
             "pattern": pattern_keyword}
+
+
+class PatternTooSlow(Exception):
+    """A pattern's search did not end in time (see _bounded_search): the document's verdict is not known."""
+
+
+def _bounded_search(pattern: str) -> Callable[[str], Any]:
+    """The pattern's search, as the validator's `re.search` answers it, but bounded in time.
+
+    `re` backtracks without end on some patterns real schemas hold: CloudFormation's
+    `^https://[A-Za-z0-9]((.|-+)?[A-Za-z0-9]){0,252}/...` takes minutes on `https://a-a-a-...-a!`, and a search
+    cannot be interrupted, so a witness search hung. Where `regex` reads the pattern as `re` does, it searches
+    instead, within govern.patterns' bound of time; a search cut short raises PatternTooSlow, which confirms
+    nothing (the search goes on to its next candidate). Patterns `regex` reads otherwise (backreferences, inline
+    flags, named groups, braces that are no count, nested sets) or cannot read are searched by `re`, as before."""
+    import re
+
+    from govern import patterns
+
+    plain = re.compile(pattern).search  # (raises where the validator's own compiling raises)
+    if patterns.COMBINED_APART.search(pattern) is not None or "[[" in pattern or not patterns._regex_reads(pattern):
+        return plain
+
+    def search_in_time(text: str) -> bool:
+        found = patterns.search(pattern, text)
+        if found is None:
+            raise PatternTooSlow(pattern)
+        return found
+
+    return search_in_time
 
 
 def _pattern_properties_keyword(searcher: Callable[[str], Callable]) -> Callable:

@@ -373,3 +373,25 @@ def test_values_checked_by_a_validator_made_at_each_step_are_not_kept():
         assert verdicts.accepts({"inner": {f"p{index}": "x" for index in range(20)}, "n": 1})
         sizes.append(len(verdicts._valid))
     assert sizes == [1] * 60  # `n` under its validator, whose resolver is the root's
+
+
+def test_a_pattern_that_backtracks_without_end_is_cut_short_rather_than_hanging_the_search(monkeypatch):
+    # CloudFormation's AzureBlobContainerUrl pattern: `re` takes minutes on this text, and cannot be interrupted.
+    from govern import patterns
+    from govern.witness.local import PatternTooSlow
+
+    monkeypatch.setattr(patterns, "_slow", set())
+    monkeypatch.setattr(patterns, "_spent", [0.0])
+    monkeypatch.setattr(patterns, "SECONDS_PER_SEARCH", 0.05)
+    url = r"^https://[A-Za-z0-9]((.|-+)?[A-Za-z0-9]){0,252}/[a-z0-9](-?[a-z0-9]){2,62}$"
+    schema = {"$schema": DRAFT, "type": "object", "properties": {"url": {"type": "string", "pattern": url}}}
+    verdicts = LocalVerdicts(schema)
+    assert verdicts.accepts({"url": "https://a.example/abc"})
+    assert not verdicts.accepts({"url": "https://a.example/"})
+    with pytest.raises(PatternTooSlow):
+        verdicts.accepts({"url": "https://a" + "-a" * 22 + "!"})  # (`re`: a second; longer, minutes)
+    # Patterns `regex` reads otherwise than `re` are still searched as the validator searches them.
+    for pattern in [r"(a)\1", "(?i)^X", "^x{1,a}", "[[:alpha:]]"]:
+        other = {"$schema": DRAFT, "pattern": pattern}
+        for text in ["aa", "x", "X", "x{1,a}", "a", ":]", "[:]"]:
+            assert LocalVerdicts(other).accepts(text) == Draft202012Validator(other).is_valid(text), (pattern, text)
