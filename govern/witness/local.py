@@ -17,6 +17,7 @@ skeleton whose validation meets anything else is validated whole, every time.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -338,6 +339,10 @@ def _keywords() -> dict[str, Callable]:
             "pattern": pattern_keyword}
 
 
+# A group followed by a quantifier (`)*`, `)+`, `)?`, `){2`): what backtracking without end needs.
+_QUANTIFIED_GROUP = re.compile(r"\)(?:[*+?]|\{\d)")
+
+
 class PatternTooSlow(Exception):
     """A pattern's search did not end in time (see _bounded_search): the document's verdict is not known."""
 
@@ -347,16 +352,17 @@ def _bounded_search(pattern: str) -> Callable[[str], Any]:
 
     `re` backtracks without end on some patterns real schemas hold: CloudFormation's
     `^https://[A-Za-z0-9]((.|-+)?[A-Za-z0-9]){0,252}/...` takes minutes on `https://a-a-a-...-a!`, and a search
-    cannot be interrupted, so a witness search hung. Where `regex` reads the pattern as `re` does, it searches
-    instead, within govern.patterns' bound of time; a search cut short raises PatternTooSlow, which confirms
-    nothing (the search goes on to its next candidate). Patterns `regex` reads otherwise (backreferences, inline
-    flags, named groups, braces that are no count, nested sets) or cannot read are searched by `re`, as before."""
-    import re
-
+    cannot be interrupted, so a witness search hung. Backtracking exponential in the text needs a quantified group
+    (`(...)*`, `(...){0,252}`): where a pattern has one and `regex` reads it as `re` does, `regex` searches instead, within
+    govern.patterns' bound of time; a search cut short raises PatternTooSlow, which confirms nothing (the search
+    goes on to its next candidate). `re`, several times cheaper per search, searches the others: patterns without
+    a quantified group, and those `regex` reads otherwise (backreferences, inline flags, named groups, braces that
+    are no count, nested sets) or cannot read."""
     from govern import patterns
 
     plain = re.compile(pattern).search  # (raises where the validator's own compiling raises)
-    if patterns.COMBINED_APART.search(pattern) is not None or "[[" in pattern or not patterns._regex_reads(pattern):
+    if _QUANTIFIED_GROUP.search(pattern) is None or patterns.COMBINED_APART.search(pattern) is not None \
+            or "[[" in pattern or not patterns._regex_reads(pattern):
         return plain
 
     def search_in_time(text: str) -> bool:
