@@ -244,6 +244,14 @@ def _regex_reads(pattern: str) -> bool:
     return known
 
 
+def reads_as_re(pattern: str) -> bool:
+    """Whether `regex` reads the pattern on its own exactly as `re` does (the witness validator, which must answer
+    as `re`, searches only such patterns with `search`): `regex` compiles it, and it holds nothing `regex` reads
+    otherwise: what COMBINED_APART names (backreferences, flags, named groups, braces that are no count) and
+    nested sets (`[[:alpha:]]` is a class to `regex`, a set and a `]` to `re`)."""
+    return COMBINED_APART.search(pattern) is None and "[[" not in pattern and _regex_reads(pattern)
+
+
 def _readable(pattern: str) -> bool:
     """Whether `re` reads the pattern, as `search` asks first. Of the patterns it reads, one `regex` cannot read
     stops the expression of its group from being made, which leaves them to be searched one by one, each then

@@ -1589,8 +1589,9 @@ class Walker:
         old_patterns, new_patterns = dict(old.pattern_properties), dict(new.pattern_properties)
         # The added patterns that may match a name the old object declares, and the removed ones a name the new
         # object declares, asked of all of them together (thousands of patterns beside thousands of names).
-        claimed = _patterns_matching_names([pattern for pattern in new_patterns if pattern not in old_patterns], old.properties) \
-            | _patterns_matching_names([pattern for pattern in old_patterns if pattern not in new_patterns], new.properties)
+        added = [pattern for pattern in new_patterns if pattern not in old_patterns]
+        removed = [pattern for pattern in old_patterns if pattern not in new_patterns]
+        claimed = _patterns_matching_names(added, old.properties) | _patterns_matching_names(removed, new.properties)
         for pattern in sorted(old_patterns.keys() | new_patterns.keys()):
             where = f"{path}/patternProperties/{_escape(pattern)}"
             if pattern not in old_patterns:

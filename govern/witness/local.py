@@ -353,16 +353,15 @@ def _bounded_search(pattern: str) -> Callable[[str], Any]:
     `re` backtracks without end on some patterns real schemas hold: CloudFormation's
     `^https://[A-Za-z0-9]((.|-+)?[A-Za-z0-9]){0,252}/...` takes minutes on `https://a-a-a-...-a!`, and a search
     cannot be interrupted, so a witness search hung. Backtracking exponential in the text needs a quantified group
-    (`(...)*`, `(...){0,252}`): where a pattern has one and `regex` reads it as `re` does, `regex` searches instead, within
-    govern.patterns' bound of time; a search cut short raises PatternTooSlow, which confirms nothing (the search
-    goes on to its next candidate). `re`, several times cheaper per search, searches the others: patterns without
-    a quantified group, and those `regex` reads otherwise (backreferences, inline flags, named groups, braces that
-    are no count, nested sets) or cannot read."""
+    (`(...)*`, `(...){0,252}`): where a pattern has one and `regex` reads it as `re` does, `regex` searches
+    instead, within govern.patterns' bound of time; a search cut short raises PatternTooSlow, which confirms
+    nothing (the search goes on to its next candidate). `re`, several times cheaper per search, searches the
+    others: patterns without a quantified group, and those `regex` does not read as `re` does (see
+    govern.patterns.reads_as_re)."""
     from govern import patterns
 
     plain = re.compile(pattern).search  # (raises where the validator's own compiling raises)
-    if _QUANTIFIED_GROUP.search(pattern) is None or patterns.COMBINED_APART.search(pattern) is not None \
-            or "[[" in pattern or not patterns._regex_reads(pattern):
+    if _QUANTIFIED_GROUP.search(pattern) is None or not patterns.reads_as_re(pattern):
         return plain
 
     def search_in_time(text: str) -> bool:
