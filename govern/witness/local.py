@@ -347,6 +347,14 @@ class PatternTooSlow(Exception):
     """A pattern's search did not end in time (see _bounded_search): the document's verdict is not known."""
 
 
+def _searched_in_time(pattern: str) -> bool:
+    """Whether `_bounded_search` searches the pattern within the bound of time: it may backtrack without end,
+    and `regex` reads it as `re` does."""
+    from govern import patterns
+
+    return _QUANTIFIED_GROUP.search(pattern) is not None and patterns.reads_as_re(pattern)
+
+
 def _bounded_search(pattern: str) -> Callable[[str], Any]:
     """The pattern's search, as the validator's `re.search` answers it, but bounded in time.
 
@@ -361,7 +369,7 @@ def _bounded_search(pattern: str) -> Callable[[str], Any]:
     from govern import patterns
 
     plain = re.compile(pattern).search  # (raises where the validator's own compiling raises)
-    if _QUANTIFIED_GROUP.search(pattern) is None or not patterns.reads_as_re(pattern):
+    if not _searched_in_time(pattern):
         return plain
 
     def search_in_time(text: str) -> bool:
@@ -377,7 +385,7 @@ def _pattern_properties_keyword(searcher: Callable[[str], Callable]) -> Callable
     """`patternProperties` as the validator applies it (each pattern `re.search`ed in each key, the subschemas
     applied in the order of patterns, then of keys), with each pattern compiled once, and the patterns that can
     match a key found together: those starting `^literal` by the key's start, the others by one expression
-    first. The validator's own searches every pattern in every key by name through `re`'s cache, which holds
+    first (but those searched within a bound of time, each on its own). The validator's own searches every pattern in every key by name through `re`'s cache, which holds
     512: beside a thousand patterns each search compiled its pattern again (a witness search took minutes)."""
     import re
 
@@ -407,14 +415,20 @@ def _pattern_properties_keyword(searcher: Callable[[str], Callable]) -> Callable
                     by_prefix.setdefault(prefix, []).append(pattern)
                 else:
                     others.append(pattern)
-            search_others = None
-            if len(others) > 8 and not any(COMBINED_APART.search(pattern) for pattern in others):
+            # A pattern searched within the bound of time (see _bounded_search) is searched on its own: inside one
+            # expression of them all, `re` would search it without one, as long as it backtracks.
+            apart = [pattern for pattern in others if _searched_in_time(pattern)]
+            together = [pattern for pattern in others if not _searched_in_time(pattern)]
+            search_together = None
+            if len(together) > 8 and not any(COMBINED_APART.search(pattern) for pattern in together):
                 try:
-                    search_others = re.compile("|".join(f"(?:{pattern})" for pattern in others)).search
+                    search_together = re.compile("|".join(f"(?:{pattern})" for pattern in together)).search
                 except (re.error, OverflowError, RecursionError):
                     pass
+            if search_together is None:
+                apart, together = others, []
             made = ({pattern: position for position, pattern in enumerate(patterns)}, by_prefix,
-                    sorted({len(prefix) for prefix in by_prefix}), others, search_others)
+                    sorted({len(prefix) for prefix in by_prefix}), apart, together, search_together)
         prepared[id(patterns)] = (patterns, made)  # (kept: its id stays its own)
         return made
 
@@ -431,13 +445,14 @@ def _pattern_properties_keyword(searcher: Callable[[str], Callable]) -> Callable
                         yield from validator.descend(value, subschema, path=key, schema_path=pattern)
             return
         # (every pattern here is one `re` reads: found all at once, the same matches in the same order)
-        positions, by_prefix, lengths, others, search_others = found
+        positions, by_prefix, lengths, apart, together, search_together = found
         keyed = []
         for order, key in enumerate(instance):
             candidates = [pattern for length in lengths if length <= len(key)
                           for pattern in by_prefix.get(key[:length], ())]
-            if others and (search_others is None or search_others(key)):
-                candidates += others
+            candidates += apart
+            if together and search_together(key):
+                candidates += together
             keyed += [(positions[pattern], order, pattern, key) for pattern in candidates if searcher(pattern)(key)]
         matched = [(pattern, key) for _, _, pattern, key in sorted(keyed)]
         for pattern, key in matched:

@@ -4,6 +4,7 @@ documents of one search a cost that does not grow with how deep the change lies.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -402,3 +403,29 @@ def test_a_pattern_that_backtracks_without_end_is_cut_short_rather_than_hanging_
         other = {"$schema": DRAFT, "pattern": pattern}
         for text in ["aa", "x", "X", "x{1,a}", "a", ":]", "[:]"]:
             assert LocalVerdicts(other).accepts(text) == Draft202012Validator(other).is_valid(text), (pattern, text)
+
+
+def test_patterns_searched_together_leave_out_those_that_may_backtrack_without_end(monkeypatch):
+    # Beside more than eight patterns, the names a pattern without a literal start may match are found by one
+    # expression of them all first: that search is `re`'s, and cannot be cut short, so a pattern that may
+    # backtrack without end is searched on its own, within the bound of time, and never inside it.
+    from govern import patterns
+    from govern.witness.local import PatternTooSlow
+
+    monkeypatch.setattr(patterns, "_slow", set())
+    monkeypatch.setattr(patterns, "_spent", [0.0])
+    monkeypatch.setattr(patterns, "SECONDS_PER_SEARCH", 0.05)
+    slow = r"[A-Za-z0-9]((.|-+)?[A-Za-z0-9]){0,252}/[a-z]$"
+    others = {f"[0-9]{{{index}}}x$": {"type": "integer"} for index in range(1, 10)}
+    schema = {"$schema": DRAFT, "type": "object", "patternProperties": {**others, slow: {"type": "string"}}}
+    verdicts = LocalVerdicts(schema)
+    assert verdicts.accepts({"123x": 1, "ab/c": "x"})
+    assert not verdicts.accepts({"ab/c": 1})
+    assert not verdicts.accepts({"12x": "x"})
+    started = time.monotonic()
+    try:
+        # (no pattern matches the name: `re` takes seconds to tell, one longer minutes; `regex` answers at once)
+        assert verdicts.accepts({"a" + "-a" * 24 + "!": "x"})
+    except PatternTooSlow:
+        pass  # (or its bound of time is met: either way the search goes on)
+    assert time.monotonic() - started < 1.0
