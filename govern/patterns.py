@@ -245,11 +245,28 @@ def _regex_reads(pattern: str) -> bool:
 
 
 def reads_as_re(pattern: str) -> bool:
-    """Whether `regex` reads the pattern on its own exactly as `re` does (the witness validator, which must answer
-    as `re`, searches only such patterns with `search`): `regex` compiles it, and it holds nothing `regex` reads
+    """Whether `regex` reads the pattern on its own as `re` does (the witness validator, which must answer as
+    `re`, searches only such patterns with `search`): `regex` compiles it, and it holds nothing `regex` reads
     otherwise: what COMBINED_APART names (backreferences, flags, named groups, braces that are no count) and
-    nested sets (`[[:alpha:]]` is a class to `regex`, a set and a `]` to `re`)."""
-    return COMBINED_APART.search(pattern) is None and "[[" not in pattern and _regex_reads(pattern)
+    classes inside sets (`[[:alpha:]]` and `[a[:digit:]]` are a class to `regex`, characters of a set to `re`).
+    The classes `\\d`, `\\s` and `\\w` (with `\\b`) `regex` reads by another Unicode version and other
+    properties: a search of one of them answers as `re` only on names `reads_classes_as_re` allows."""
+    return COMBINED_APART.search(pattern) is None and "[[" not in pattern and "[:" not in pattern \
+        and _regex_reads(pattern)
+
+
+# The escapes of classes that `regex` reads by other Unicode properties than `re` (their negations too, and word
+# boundaries, which follow `\w`). A doubled backslash before one is matched as well: the pattern is then only
+# searched more carefully than it needed to be.
+UNICODE_CLASSES = re.compile(r"\\[dDsSwWbB]")
+# The characters `re` reads as space and `regex` does not (file, group, record and unit separators).
+_SEPARATORS = re.compile("[\x1c-\x1f]")
+
+
+def reads_classes_as_re(text: str) -> bool:
+    """Whether `regex` reads `\\d`, `\\s`, `\\w` and `\\b` in `text` as `re` does: on ASCII text, but for the four
+    separators `re` counts as space."""
+    return text.isascii() and _SEPARATORS.search(text) is None
 
 
 def _readable(pattern: str) -> bool:

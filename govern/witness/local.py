@@ -339,8 +339,8 @@ def _keywords() -> dict[str, Callable]:
             "pattern": pattern_keyword}
 
 
-# A group followed by a quantifier (`)*`, `)+`, `)?`, `){2`): what backtracking without end needs.
-_QUANTIFIED_GROUP = re.compile(r"\)(?:[*+?]|\{\d)")
+# A group followed by a quantifier (`)*`, `)+`, `)?`, `){2`, `){,60}`): what backtracking without end needs.
+_QUANTIFIED_GROUP = re.compile(r"\)(?:[*+?]|\{\d|\{,)")
 
 
 class PatternTooSlow(Exception):
@@ -371,8 +371,12 @@ def _bounded_search(pattern: str) -> Callable[[str], Any]:
     plain = re.compile(pattern).search  # (raises where the validator's own compiling raises)
     if not _searched_in_time(pattern):
         return plain
+    by_classes = patterns.UNICODE_CLASSES.search(pattern) is not None
+    same_classes = patterns.reads_classes_as_re
 
     def search_in_time(text: str) -> bool:
+        if by_classes and not same_classes(text):
+            return plain(text)  # (a class `regex` reads otherwise on this text: as the validator searches it)
         found = patterns.search(pattern, text)
         if found is None:
             raise PatternTooSlow(pattern)
@@ -385,8 +389,9 @@ def _pattern_properties_keyword(searcher: Callable[[str], Callable]) -> Callable
     """`patternProperties` as the validator applies it (each pattern `re.search`ed in each key, the subschemas
     applied in the order of patterns, then of keys), with each pattern compiled once, and the patterns that can
     match a key found together: those starting `^literal` by the key's start, the others by one expression
-    first (but those searched within a bound of time, each on its own). The validator's own searches every pattern in every key by name through `re`'s cache, which holds
-    512: beside a thousand patterns each search compiled its pattern again (a witness search took minutes)."""
+    first (but those searched within a bound of time, each on its own). The validator's own searches every
+    pattern in every key by name through `re`'s cache, which holds 512: beside a thousand patterns each search
+    compiled its pattern again (a witness search took minutes)."""
     import re
 
     from govern.patterns import COMBINED_APART, literal_prefix
@@ -395,8 +400,9 @@ def _pattern_properties_keyword(searcher: Callable[[str], Callable]) -> Callable
 
     def index(patterns: dict) -> tuple | None:
         """(position of each pattern, patterns by the literal text they start with, the lengths of those texts,
-        the other patterns, the search of one expression of them or None); None where a pattern is one `re`
-        cannot read (searched as the validator searches, it raises where the validator does)."""
+        the other patterns searched on their own, the other patterns found by one expression first, and that
+        expression's search, None when there is no such expression); None where a pattern is one `re` cannot
+        read (searched as the validator searches, it raises where the validator does)."""
         known = prepared.get(id(patterns))
         if known is not None and known[0] is patterns:
             return known[1]

@@ -429,3 +429,32 @@ def test_patterns_searched_together_leave_out_those_that_may_backtrack_without_e
     except PatternTooSlow:
         pass  # (or its bound of time is met: either way the search goes on)
     assert time.monotonic() - started < 1.0
+
+
+@pytest.mark.parametrize("pattern,name", [
+    ("(x)?[a[:digit:]]", "5"),  # a class inside a set to `regex`, characters of the set to `re`
+    ("(x)?\\w", "\u0300"),  # a mark: a word character to `regex`, not to `re`
+    ("(x)?\\b", "\u0300"),
+    ("(x)?\\s", "\x1c"),  # a separator: space to `re`, not to `regex`
+    ("(x)?\\d", "\U00010d40"),  # a digit of a Unicode version `re` does not know yet
+    ("(x)?\\W", "\u0300"),
+])
+def test_a_pattern_searched_within_time_answers_as_re_on_every_name(pattern, name):
+    # The bounded search is `regex`'s: a name on which it reads a class otherwise than `re` is searched by `re`,
+    # and a pattern that `regex` reads otherwise on any name never by `regex`.
+    others = {f"[0-9]{{{index}}}q$": False for index in range(1, 10)}
+    for properties in ({pattern: False}, {**others, pattern: False}):
+        schema = {"$schema": DRAFT, "type": "object", "patternProperties": properties}
+        for document in ({name: 1}, {"x" + name: 1}, {"a": 1}, {"": 1}):
+            assert LocalVerdicts(schema).accepts(document) == Draft202012Validator(schema).is_valid(document), (
+                pattern, document)
+
+
+def test_a_group_counted_up_to_a_bound_is_searched_within_time():
+    # `{,60}` counts as `{0,60}` does: a group quantified so may backtrack without end as well.
+    import re
+
+    from govern.witness.local import _bounded_search
+
+    for pattern in ["(a|aa){,60}!", "(a|aa){0,60}!", "(a|aa)*!"]:
+        assert not isinstance(getattr(_bounded_search(pattern), "__self__", None), re.Pattern), pattern
