@@ -339,8 +339,14 @@ def _keywords() -> dict[str, Callable]:
             "pattern": pattern_keyword}
 
 
-# A group followed by a quantifier (`)*`, `)+`, `)?`, `){2`, `){,60}`): what backtracking without end needs.
+# A group followed by a quantifier (`)*`, `)+`, `)?`, `){2`, `){,60}`): what backtracking exponential in the
+# text needs.
 _QUANTIFIED_GROUP = re.compile(r"\)(?:[*+?]|\{\d|\{,)")
+# Repeats without an upper bound (`*`, `+`, `{2,}`; inside a set too, which only counts a pattern as costlier
+# than it is): three of them in a row backtrack as the cube of the text (`.*.*.*.*.*.*.*=` on 60 characters took
+# 12 s).
+_UNBOUNDED_REPEAT = re.compile(r"(?<!\\)[*+]|\{\d*,\}")
+_REPEATS_OF_A_SLOW_SEARCH = 3
 
 
 class PatternTooSlow(Exception):
@@ -348,11 +354,12 @@ class PatternTooSlow(Exception):
 
 
 def _searched_in_time(pattern: str) -> bool:
-    """Whether `_bounded_search` searches the pattern within the bound of time: it may backtrack without end,
-    and `regex` reads it as `re` does."""
+    """Whether `_bounded_search` searches the pattern within the bound of time: it may backtrack without end
+    (exponentially, or as a power of the text of three or more), and `regex` reads it as `re` does."""
     from govern import patterns
 
-    return _QUANTIFIED_GROUP.search(pattern) is not None and patterns.reads_as_re(pattern)
+    return (_QUANTIFIED_GROUP.search(pattern) is not None
+            or len(_UNBOUNDED_REPEAT.findall(pattern)) >= _REPEATS_OF_A_SLOW_SEARCH) and patterns.reads_as_re(pattern)
 
 
 def _bounded_search(pattern: str) -> Callable[[str], Any]:

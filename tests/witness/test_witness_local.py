@@ -458,3 +458,27 @@ def test_a_group_counted_up_to_a_bound_is_searched_within_time():
 
     for pattern in ["(a|aa){,60}!", "(a|aa){0,60}!", "(a|aa)*!"]:
         assert not isinstance(getattr(_bounded_search(pattern), "__self__", None), re.Pattern), pattern
+
+
+def test_a_pattern_of_many_unbounded_repeats_is_searched_within_time(monkeypatch):
+    # Seven `.*` in a row backtrack as the seventh power of the text: `re` took 12 s on 60 characters.
+    import re
+
+    from govern import patterns
+    from govern.witness.local import PatternTooSlow, _bounded_search
+
+    monkeypatch.setattr(patterns, "_slow", set())
+    monkeypatch.setattr(patterns, "_spent", [0.0])
+    monkeypatch.setattr(patterns, "SECONDS_PER_SEARCH", 0.05)
+    slow = ".*.*.*.*.*.*.*="
+    assert isinstance(_bounded_search("^[a-z]+[0-9]*$").__self__, re.Pattern)  # (two: as the square at most)
+    assert not isinstance(getattr(_bounded_search(slow), "__self__", None), re.Pattern)
+    schema = {"$schema": DRAFT, "type": "object", "properties": {"s": {"type": "string", "pattern": slow}}}
+    verdicts = LocalVerdicts(schema)
+    assert verdicts.accepts({"s": "a=b"}) and not verdicts.accepts({"s": "ab"})
+    started = time.monotonic()
+    try:
+        assert not verdicts.accepts({"s": "x" * 60})
+    except PatternTooSlow:
+        pass
+    assert time.monotonic() - started < 1.0
