@@ -343,8 +343,8 @@ def _keywords() -> dict[str, Callable]:
 # text needs.
 _QUANTIFIED_GROUP = re.compile(r"\)(?:[*+?]|\{\d|\{,)")
 # Repeats without an upper bound (`*`, `+`, `{2,}`; inside a set too, which only counts a pattern as costlier
-# than it is): three of them in a row backtrack as the cube of the text (`.*.*.*.*.*.*.*=` on 60 characters took
-# 12 s).
+# than it is): three of them may backtrack as the cube of the text, more as a higher power (`.*.*.*.*.*.*.*=` on
+# 60 characters took 12 s).
 _UNBOUNDED_REPEAT = re.compile(r"(?<!\\)[*+]|\{\d*,\}")
 _REPEATS_OF_A_SLOW_SEARCH = 3
 
@@ -368,11 +368,12 @@ def _bounded_search(pattern: str) -> Callable[[str], Any]:
     `re` backtracks without end on some patterns real schemas hold: CloudFormation's
     `^https://[A-Za-z0-9]((.|-+)?[A-Za-z0-9]){0,252}/...` takes minutes on `https://a-a-a-...-a!`, and a search
     cannot be interrupted, so a witness search hung. Backtracking exponential in the text needs a quantified group
-    (`(...)*`, `(...){0,252}`): where a pattern has one and `regex` reads it as `re` does, `regex` searches
-    instead, within govern.patterns' bound of time; a search cut short raises PatternTooSlow, which confirms
-    nothing (the search goes on to its next candidate). `re`, several times cheaper per search, searches the
-    others: patterns without a quantified group, and those `regex` does not read as `re` does (see
-    govern.patterns.reads_as_re)."""
+    (`(...)*`, `(...){0,252}`), and as a high power of it, several unbounded repeats (`.*.*.*=`): where a pattern
+    has either and `regex` reads it as `re` does (`_searched_in_time`), `regex` searches instead, within
+    govern.patterns' bound of time; a search cut short raises PatternTooSlow, which confirms nothing (the search
+    goes on to its next candidate). `re`, several times cheaper per search, searches the others, those `regex`
+    does not read as `re` does (see govern.patterns.reads_as_re), and the texts on which `regex` reads the
+    pattern's classes otherwise (see govern.patterns.reads_classes_as_re)."""
     from govern import patterns
 
     plain = re.compile(pattern).search  # (raises where the validator's own compiling raises)
