@@ -431,8 +431,10 @@ def _pattern_properties_keyword(searcher: Callable[[str], Callable]) -> Callable
                     others.append(pattern)
             # A pattern searched within the bound of time (see _bounded_search) is searched on its own: inside one
             # expression of them all, `re` would search it without one, as long as it backtracks.
-            apart = [pattern for pattern in others if _searched_in_time(pattern)]
-            together = [pattern for pattern in others if not _searched_in_time(pattern)]
+            apart: list[str] = []
+            together: list[str] = []
+            for pattern in others:
+                (apart if _searched_in_time(pattern) else together).append(pattern)
             search_together = None
             if len(together) > 8 and not any(COMBINED_APART.search(pattern) for pattern in together):
                 try:
