@@ -14,7 +14,11 @@ import re
 from typing import Any, Iterator
 
 SECONDS_PER_SEARCH = 1.0
-SECONDS_IN_ALL = 5.0  # past this much spent on searches cut short, no further pattern is searched
+# Past this much spent on searches cut short (and on long searches a caller counts, see `count_long_search`), no
+# further pattern is searched.
+SECONDS_IN_ALL = 5.0
+# A search that ends after this long is one a caller that searches many texts counts towards SECONDS_IN_ALL.
+LONG_SEARCH = SECONDS_PER_SEARCH / 4
 
 _slow: set[str] = set()  # patterns whose search was cut short: not searched again
 _spent = [0.0]
@@ -42,6 +46,14 @@ def search(pattern: str, text: str) -> bool | None:
         return None
     except (OverflowError, RecursionError):  # pragma: no cover - what `regex` raises on a pathological pattern
         return None
+
+
+def count_long_search(seconds: float) -> None:
+    """Count a search that ended, but after LONG_SEARCH or more, towards SECONDS_IN_ALL: a caller searching a
+    pattern in many texts (the witness validator, in every candidate's strings) could otherwise spend just under
+    the bound on each of them."""
+    if seconds >= LONG_SEARCH:
+        _spent[0] += seconds
 
 
 _UNSEEN = object()

@@ -482,3 +482,26 @@ def test_a_pattern_of_many_unbounded_repeats_is_searched_within_time(monkeypatch
     except PatternTooSlow:
         pass
     assert time.monotonic() - started < 1.0
+
+
+def test_searches_that_end_just_under_the_bound_count_towards_the_bound_in_all(monkeypatch):
+    # `(.*-){6}!` takes a quarter of a second on 250 dashes and ends: in each of many strings it never met the
+    # bound of one search, and a witness search checks hundreds of documents.
+    from govern import patterns
+    from govern.witness.local import PatternTooSlow
+
+    monkeypatch.setattr(patterns, "_slow", set())
+    monkeypatch.setattr(patterns, "_spent", [0.0])
+    monkeypatch.setattr(patterns, "SECONDS_IN_ALL", 0.5)
+    monkeypatch.setattr(patterns, "LONG_SEARCH", 0.01)
+    schema = {"$schema": DRAFT, "type": "object", "properties": {"s": {"type": "string", "pattern": "(.*-){6}!"}}}
+    verdicts = LocalVerdicts(schema)
+    started, cut_short = time.monotonic(), False
+    for index in range(60):  # (searched one by one without the count: 60 × 0.27 s here)
+        try:
+            assert not verdicts.accepts({"s": "-" * 250 + chr(65 + index)})
+        except PatternTooSlow:
+            cut_short = True
+            break
+    assert cut_short
+    assert time.monotonic() - started < 3.0
