@@ -405,8 +405,6 @@ def _pattern_properties_keyword(searcher: Callable[[str], Callable]) -> Callable
     first (but those searched within a bound of time, each on its own). The validator's own searches every
     pattern in every key by name through `re`'s cache, which holds 512: beside a thousand patterns each search
     compiled its pattern again (a witness search took minutes)."""
-    import re
-
     from govern.patterns import COMBINED_APART, literal_prefix
 
     prepared: dict[int, tuple[Any, Any]] = {}  # id of a patternProperties object -> (it, its index)
