@@ -1,17 +1,19 @@
 """Searching the regular expressions schemas hold (`patternProperties`) in names, within a bound of time.
 
-Python's `re` backtracks: `^(a|aa)+$` against sixty `a`s and a `!` takes longer than anyone will wait, and a
-search in progress cannot be interrupted, not even by Ctrl-C. The `regex` engine avoids most such backtracking
-and stops a search after a timeout. A search that does not end in time is not known, which every caller treats
-as it treats a pattern it cannot read: conservatively. `re` still decides which patterns are readable, as it did.
-The bound is generous, so no pattern a schema means seriously comes near it and the output stays the same from
-machine to machine; only a pattern that backtracks without end is cut short, and each such pattern only once."""
+Python's `re` backtracks: `^(a|aa)+$` against sixty `a`s and a `!` takes longer than anyone will wait, and it
+has no timeout. The `regex` engine avoids most such backtracking and stops a search after a timeout. A search that
+does not end in time is not known, which every caller treats as it treats a pattern it cannot read:
+conservatively. `re` still decides which patterns are readable, as it did. Where an answer must be `re`'s own
+(the witness validator's, for patterns `regex` reads otherwise), `search_by_re` bounds `re` itself: `re` checks
+for signals as it backtracks, so an interval timer's signal ends the search. The bound is generous, so no
+pattern a schema means seriously comes near it and the output stays the same from machine to machine; only a
+pattern that backtracks without end is cut short, and each such pattern only once."""
 
 from __future__ import annotations
 
 import heapq
 import re
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 SECONDS_PER_SEARCH = 1.0
 # Past this much spent on searches cut short (and on long searches a caller counts, see `count_long_search`), no
@@ -46,6 +48,146 @@ def search(pattern: str, text: str) -> bool | None:
         return None
     except (OverflowError, RecursionError):  # pragma: no cover - what `regex` raises on a pathological pattern
         return None
+
+
+def search_by_re(pattern: str, search: Callable[[str], Any], text: str) -> bool | None:
+    """Whether `search` (the `search` of `pattern` compiled by `re`) finds a match in `text`, as `re` answers, but
+    within the same bound as `search`; None when that is not known: the search was cut short (the pattern then
+    answers None from here on, as in `search`), or this process has cut enough of them short.
+
+    `re` checks for signals every few thousand steps of a search and runs their handlers there: a one-shot
+    interval timer's SIGALRM, whose handler raises, ends it. Only the main thread runs signal handlers, so a
+    search asked for in another thread is run by the main thread while it serves that thread's work
+    (`SearchServer`, as govern's deep-stack worker is served). The timer also needs a process whose SIGALRM no
+    one else uses (no handler of its own, no timer running). Elsewhere (a program using govern from a thread of
+    its own, say) the search runs unbounded, as `re` runs it."""
+    if pattern in _slow or _spent[0] >= SECONDS_IN_ALL:
+        return None
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        server = _serving[0]
+        if server is not None:
+            return server.ask(pattern, search, text)
+        return search(text) is not None
+    if not _may_set_alarm():
+        return search(text) is not None
+    return _search_under_timer(pattern, search, text)
+
+
+def _search_under_timer(pattern: str, search: Callable[[str], Any], text: str) -> bool | None:
+    import signal
+
+    try:
+        signal.signal(signal.SIGALRM, _cut_short)
+        try:
+            _armed[0] = True
+            signal.setitimer(signal.ITIMER_REAL, SECONDS_PER_SEARCH)
+            found = search(text) is not None
+            _armed[0] = False
+            return found
+        finally:
+            _armed[0] = False
+            signal.setitimer(signal.ITIMER_REAL, 0)  # (before the default action, ending the process, is back)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    except _SearchCutShort:
+        _slow.add(pattern)
+        _spent[0] += SECONDS_PER_SEARCH
+        return None
+
+
+class _SearchCutShort(BaseException):
+    """Raised by the timer's handler inside a search (a BaseException: no `except Exception` on the way stops it)."""
+
+
+_armed = [False]  # whether a search is running under the timer: a signal after it ended is ignored
+
+
+def _cut_short(signum: int, frame: Any) -> None:
+    if _armed[0]:
+        _armed[0] = False
+        raise _SearchCutShort
+
+
+def _may_set_alarm() -> bool:
+    """Whether this thread may bound a search with SIGALRM: the main thread, on a system with interval timers, in
+    a process that neither handles SIGALRM itself nor has a timer running."""
+    import signal
+    import threading
+
+    return (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+            and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0))
+
+
+class SearchServer:
+    """The main thread's side of a worker thread's `search_by_re`: while the worker runs, the main thread, which
+    only waits for it, runs the searches the worker asks for under its timer.
+
+        server = SearchServer.start()   # None where the main thread cannot bound a search
+        (start the worker; it calls server.close() when it ends, however it ends)
+        server.serve()                  # returns once the worker has closed it
+    """
+
+    __slots__ = ("_requests", "_open")
+
+    def __init__(self) -> None:
+        import queue
+
+        self._requests: Any = queue.SimpleQueue()
+        self._open = True
+
+    @classmethod
+    def start(cls) -> "SearchServer | None":
+        if _serving[0] is not None or not _may_set_alarm():
+            return None
+        server = _serving[0] = cls()
+        return server
+
+    def serve(self) -> None:
+        try:
+            while (request := self._requests.get()) is not None:
+                pattern, search, text, reply = request
+                try:
+                    reply.put(search_by_re(pattern, search, text))
+                except BaseException as error:  # (Ctrl-C): the worker runs its search itself, and this is raised
+                    reply.put(error)
+                    raise
+        finally:
+            self._open = False
+            if _serving[0] is self:
+                _serving[0] = None
+
+    def close(self) -> None:
+        """Called by the worker when it ends: `serve` returns."""
+        self._open = False
+        if _serving[0] is self:
+            _serving[0] = None
+        self._requests.put(None)
+
+    def ask(self, pattern: str, search: Callable[[str], Any], text: str) -> bool | None:
+        """Called by the worker: the main thread's answer, or the worker's own (unbounded) where the main thread
+        has stopped serving (it was interrupted)."""
+        import queue
+
+        reply: Any = queue.SimpleQueue()
+        self._requests.put((pattern, search, text, reply))
+        while True:
+            try:
+                answer = reply.get(timeout=0.25)
+            except queue.Empty:
+                if self._open:
+                    continue
+                try:
+                    answer = reply.get_nowait()
+                except queue.Empty:
+                    return search(text) is not None
+            if isinstance(answer, BaseException):
+                return search(text) is not None
+            return answer
+
+
+_serving: list[SearchServer | None] = [None]  # the server of the worker running now, if any
 
 
 def count_long_search(seconds: float) -> None:

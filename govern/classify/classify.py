@@ -183,21 +183,36 @@ def with_deep_stack(function: Callable[[], T]) -> T:
     import sys
     import threading
 
+    from govern.patterns import SearchServer
+
     if threading.current_thread().name == _DEEP_STACK_THREAD:
         return function()
     outcome: dict[str, Any] = {}
+    # The main thread, which only waits meanwhile, runs the worker's `re` searches that need a bound of time
+    # (see govern.patterns.search_by_re): only the main thread can end one.
+    server = SearchServer.start()
 
     def run() -> None:
         try:
             outcome["value"] = function()
         except BaseException as error:  # re-raised in the caller's thread
             outcome["error"] = error
+        finally:
+            if server is not None:
+                server.close()
 
     previous_size, previous_limit = threading.stack_size(_DEEP_STACK_BYTES), sys.getrecursionlimit()
     sys.setrecursionlimit(max(previous_limit, _DEEP_RECURSION_LIMIT))
     try:
         worker = threading.Thread(target=run, name=_DEEP_STACK_THREAD)
-        worker.start()
+        try:
+            worker.start()
+        except BaseException:
+            if server is not None:
+                server.close()
+            raise
+        if server is not None:
+            server.serve()
         worker.join()
     finally:
         threading.stack_size(previous_size)

@@ -354,41 +354,42 @@ class PatternTooSlow(Exception):
     """A pattern's search did not end in time (see _bounded_search): the document's verdict is not known."""
 
 
-def _searched_in_time(pattern: str) -> bool:
-    """Whether `_bounded_search` searches the pattern within the bound of time: it may backtrack without end
-    (exponentially, or as a power of the text of three or more), and `regex` reads it as `re` does."""
-    from govern import patterns
-
+def _may_backtrack_without_end(pattern: str) -> bool:
+    """Whether a search of the pattern may backtrack without end: exponentially in the text (a quantified group),
+    or as a power of it of three or more (as many unbounded repeats)."""
     return (_QUANTIFIED_GROUP.search(pattern) is not None
-            or len(_UNBOUNDED_REPEAT.findall(pattern)) >= _REPEATS_OF_A_SLOW_SEARCH) and patterns.reads_as_re(pattern)
+            or len(_UNBOUNDED_REPEAT.findall(pattern)) >= _REPEATS_OF_A_SLOW_SEARCH)
 
 
 def _bounded_search(pattern: str) -> Callable[[str], Any]:
     """The pattern's search, as the validator's `re.search` answers it, but bounded in time.
 
     `re` backtracks without end on some patterns real schemas hold: CloudFormation's
-    `^https://[A-Za-z0-9]((.|-+)?[A-Za-z0-9]){0,252}/...` takes minutes on `https://a-a-a-...-a!`, and a search
-    cannot be interrupted, so a witness search hung. Backtracking exponential in the text needs a quantified group
-    (`(...)*`, `(...){0,252}`), and as a high power of it, several unbounded repeats (`.*.*.*=`): where a pattern
-    has either and `regex` reads it as `re` does (`_searched_in_time`), `regex` searches instead, within
-    govern.patterns' bound of time; a search cut short raises PatternTooSlow, which confirms nothing (the search
-    goes on to its next candidate). `re`, several times cheaper per search, searches the others, those `regex`
-    does not read as `re` does (see govern.patterns.reads_as_re), and the texts on which `regex` reads the
-    pattern's classes otherwise (see govern.patterns.reads_classes_as_re)."""
+    `^https://[A-Za-z0-9]((.|-+)?[A-Za-z0-9]){0,252}/...` takes minutes on `https://a-a-a-...-a!`, and `re` has no
+    timeout, so a witness search hung. Backtracking exponential in the text needs a quantified group (`(...)*`,
+    `(...){0,252}`), and as a high power of it, several unbounded repeats (`.*.*.*=`): a pattern with either is
+    searched within govern.patterns' bound of time, and a search cut short raises PatternTooSlow, which confirms
+    nothing (the search goes on to its next candidate). The `regex` engine searches it where it reads the pattern
+    and the text as `re` does (see govern.patterns.reads_as_re and reads_classes_as_re): it backtracks far less,
+    so it answers many searches `re` would only be cut short in. `re` itself searches the others, bounded by
+    govern.patterns.search_by_re. `re`, several times cheaper per search, searches the patterns that cannot
+    backtrack without end as the validator does."""
     from govern import patterns
 
     plain = re.compile(pattern).search  # (raises where the validator's own compiling raises)
-    if not _searched_in_time(pattern):
+    if not _may_backtrack_without_end(pattern):
         return plain
+    by_regex = patterns.reads_as_re(pattern)
     by_classes = patterns.UNICODE_CLASSES.search(pattern) is not None
     same_classes = patterns.reads_classes_as_re
     clock = time.perf_counter
 
     def search_in_time(text: str) -> bool:
-        if by_classes and not same_classes(text):
-            return plain(text)  # (a class `regex` reads otherwise on this text: as the validator searches it)
         started = clock()
-        found = patterns.search(pattern, text)
+        if by_regex and not (by_classes and not same_classes(text)):
+            found = patterns.search(pattern, text)
+        else:  # (a pattern, or a class of it on this text, that `regex` reads otherwise: as the validator searches it)
+            found = patterns.search_by_re(pattern, plain, text)
         if found is None:
             raise PatternTooSlow(pattern)
         # (a search that ends just under the bound, in each of many strings, counts towards the bound in all)
@@ -437,7 +438,7 @@ def _pattern_properties_keyword(searcher: Callable[[str], Callable]) -> Callable
             apart: list[str] = []
             together: list[str] = []
             for pattern in others:
-                (apart if _searched_in_time(pattern) else together).append(pattern)
+                (apart if _may_backtrack_without_end(pattern) else together).append(pattern)
             search_together = None
             if len(together) > 8 and not any(COMBINED_APART.search(pattern) for pattern in together):
                 try:

@@ -1,8 +1,9 @@
 """Patterns of `patternProperties` are searched in names within a bound of time.
 
-Python's `re` backtracks without end on some patterns (`^(a|aa)+$` against many `a`s and a `!`), and a search in
-progress cannot be interrupted: a diff adding one such name never ended. A search cut short is not known, and
-every caller then answers as for a pattern it cannot read: conservatively.
+Python's `re` backtracks without end on some patterns (`^(a|aa)+$` against many `a`s and a `!`), and has no
+timeout: a diff adding one such name never ended. A search cut short is not known, and every caller then answers
+as for a pattern it cannot read: conservatively. Where the answer must be `re`'s own, `search_by_re` ends `re`'s
+search with an interval timer's signal.
 """
 
 from __future__ import annotations
@@ -45,6 +46,50 @@ def test_a_search_that_backtracks_without_end_is_cut_short_once(fresh):
 def test_past_the_time_in_all_no_pattern_is_searched(fresh, monkeypatch):
     monkeypatch.setattr(patterns, "_spent", [patterns.SECONDS_IN_ALL])
     assert patterns.search("^x-", "x-trace") is None
+
+
+def _no_alarm_left() -> bool:
+    import signal
+
+    return signal.getsignal(signal.SIGALRM) == signal.SIG_DFL and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_search_by_re_answers_as_re_and_is_cut_short_once(fresh):
+    # `re` itself, bounded: its answers are its own (`(?i)` as `re` reads it), and a search that backtracks without
+    # end is ended by the timer, counted as `search` counts one, and not searched again.
+    import re
+    import time
+
+    for pattern, text in [("(?i)^X+$", "xX"), ("(a)\\1", "aa"), ("(a)\\1", "ab"), ("[[a]+$", "[a"), ("\\w", "\u0300")]:
+        assert patterns.search_by_re(pattern, re.compile(pattern).search, text) is (re.search(pattern, text) is not None)
+    slow = "(?i)(a|aa)+$"
+    started = time.monotonic()
+    assert patterns.search_by_re(slow, re.compile(slow).search, "a" * 40 + "!") is None
+    assert time.monotonic() - started < 0.5  # (`re` alone: about a minute)
+    assert slow in patterns._slow and patterns._spent[0] == pytest.approx(0.05)
+    assert patterns.search_by_re(slow, re.compile(slow).search, "aa") is None
+    assert _no_alarm_left()
+
+
+def test_a_search_by_re_leaves_a_process_s_own_alarm_alone(fresh):
+    # A program that handles SIGALRM itself, or has a timer running, keeps both: the search runs as `re` runs it.
+    import re
+    import signal
+    import threading
+
+    calls = []
+    previous = signal.signal(signal.SIGALRM, lambda *_: calls.append(1))
+    try:
+        assert patterns.search_by_re("(a|b)+c", re.compile("(a|b)+c").search, "abc") is True
+        assert signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL and not calls
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    answers = []  # and outside the main thread, where no signal handler can be set
+    thread = threading.Thread(target=lambda: answers.append(
+        patterns.search_by_re("(a|b)+c", re.compile("(a|b)+c").search, "abd")))
+    thread.start()
+    thread.join()
+    assert answers == [False] and _no_alarm_left()
 
 
 def test_a_diff_adding_a_name_a_pattern_backtracks_on_ends_as_a_version_bump(fresh, tmp_path: Path):

@@ -263,3 +263,31 @@ def test_the_commands_default_budget_is_the_searchs():
     from govern.witness.search import DEFAULT_BUDGET
 
     assert WITNESS_BUDGET == DEFAULT_BUDGET
+
+
+def test_a_pattern_left_to_re_that_backtracks_without_end_is_cut_short_in_the_worker_thread(tmp_path, monkeypatch):
+    # The walk and the witness search run in a thread with a deep stack, where no signal can end a search: the
+    # main thread, which only waits for it, runs such `re` searches under its timer. (Unbounded, the search of
+    # this enum value took `re` 13 s per validator, twice as long per `a` more.)
+    import signal
+    import time
+
+    from govern import patterns
+
+    monkeypatch.setattr(patterns, "_slow", set())
+    monkeypatch.setattr(patterns, "_spent", [0.0])
+    monkeypatch.setattr(patterns, "SECONDS_PER_SEARCH", 0.05)
+    long_value = "a" * 38 + "!"
+    old = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["s"],
+           "properties": {"s": {"enum": [long_value, "b"]}}}
+    new = json.loads(json.dumps(old))
+    new["properties"]["s"]["pattern"] = "(?i)(a|aa)+$"
+    old_path, new_path = fixtures.write_pair(tmp_path, old, new)
+    started = time.monotonic()
+    result = run("diff", str(old_path), str(new_path), "--witness", "--format", "json")
+    assert time.monotonic() - started < 5.0
+    assert result.exit_code == 0, result.output
+    change = json.loads(result.stdout)["roots"][0]["changes"][0]
+    assert change["witness_search"] == "exhausted" and "(?i)(a|aa)+$" in patterns._slow
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert patterns._serving == [None]

@@ -505,3 +505,57 @@ def test_searches_that_end_just_under_the_bound_count_towards_the_bound_in_all(m
             break
     assert cut_short
     assert time.monotonic() - started < 3.0
+
+
+@pytest.mark.parametrize("pattern,text", [
+    ("(?i)(a|aa)+$", "a" * 36 + "!"),  # inline flags: `regex` may read them otherwise
+    ("(a|aa)+(b)\\2!", "a" * 36 + "?"),  # a backreference
+    ("([[a]|aa)+$", "a" * 36 + "!"),  # a set holding `[`: a nested set to `regex`
+    ("(\\w|\\w\\w)+$", "é" * 36 + "!"),  # `\w` on a string that is not ASCII: `regex` reads it otherwise
+])
+def test_a_pattern_left_to_re_that_may_backtrack_without_end_is_cut_short_too(monkeypatch, pattern, text):
+    # Each of these takes `re` seconds on this text, twice as long per character more: they are searched by `re`
+    # itself (`regex` would answer otherwise on some strings), within the same bound of time.
+    from govern import patterns
+    from govern.witness.local import PatternTooSlow
+
+    monkeypatch.setattr(patterns, "_slow", set())
+    monkeypatch.setattr(patterns, "_spent", [0.0])
+    monkeypatch.setattr(patterns, "SECONDS_PER_SEARCH", 0.05)
+    schema = {"$schema": DRAFT, "type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}}
+    verdicts = LocalVerdicts(schema)
+    for short in ["aa", "AAA", "ab", "aabb", "[a", "éé!", "éé", ""]:  # answered as the validator answers
+        assert verdicts.accepts({"s": short}) == Draft202012Validator(schema).is_valid({"s": short}), short
+    started = time.monotonic()
+    with pytest.raises(PatternTooSlow):
+        verdicts.accepts({"s": text})
+    with pytest.raises(PatternTooSlow):  # (once cut short, not searched again)
+        verdicts.accepts({"s": text + "?"})
+    assert time.monotonic() - started < 1.0
+    import signal
+
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_beside_many_patterns_one_left_to_re_that_may_backtrack_is_cut_short(monkeypatch):
+    # Beside more than eight patterns as well: a pattern with inline flags is searched by `re`, on its own and
+    # within the bound (the others still found together first).
+    from govern import patterns
+    from govern.witness.local import PatternTooSlow
+
+    monkeypatch.setattr(patterns, "_slow", set())
+    monkeypatch.setattr(patterns, "_spent", [0.0])
+    monkeypatch.setattr(patterns, "SECONDS_PER_SEARCH", 0.05)
+    slow = r"(?i)[a-z0-9]((.|-+)?[a-z0-9]){0,252}/[a-z]$"
+    others = {f"[0-9]{{{index}}}x$": {"type": "integer"} for index in range(1, 10)}
+    schema = {"$schema": DRAFT, "type": "object", "patternProperties": {**others, slow: {"type": "string"}}}
+    verdicts = LocalVerdicts(schema)
+    assert verdicts.accepts({"123x": 1, "AB/c": "x"})
+    assert not verdicts.accepts({"AB/c": 1})
+    assert not verdicts.accepts({"12x": "x"})
+    started = time.monotonic()
+    try:
+        assert verdicts.accepts({"a" + "-a" * 24 + "!": "x"})
+    except PatternTooSlow:
+        pass
+    assert time.monotonic() - started < 1.0
