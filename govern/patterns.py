@@ -53,7 +53,8 @@ def search(pattern: str, text: str) -> bool | None:
 def search_by_re(pattern: str, search: Callable[[str], Any], text: str) -> bool | None:
     """Whether `search` (the `search` of `pattern` compiled by `re`) finds a match in `text`, as `re` answers, but
     within the same bound as `search`; None when that is not known: the search was cut short (the pattern then
-    answers None from here on, as in `search`), or this process has cut enough of them short.
+    answers None from here on, as in `search`), this process has cut enough of them short, or the main thread
+    that runs it (see below) was interrupted.
 
     `re` checks for signals every few thousand steps of a search and runs their handlers there: a one-shot
     interval timer's SIGALRM, whose handler raises, ends it. Only the main thread runs signal handlers, so a
@@ -65,9 +66,10 @@ def search_by_re(pattern: str, search: Callable[[str], Any], text: str) -> bool 
         return None
     import threading
 
-    if threading.current_thread() is not threading.main_thread():
+    current = threading.current_thread()
+    if current is not threading.main_thread():
         server = _serving[0]
-        if server is not None:
+        if server is not None and server.worker is current:
             return server.ask(pattern, search, text)
         return search(text) is not None
     if not _may_set_alarm():
@@ -111,12 +113,13 @@ def _cut_short(signum: int, frame: Any) -> None:
 
 def _may_set_alarm() -> bool:
     """Whether this thread may bound a search with SIGALRM: the main thread, on a system with interval timers, in
-    a process that neither handles SIGALRM itself nor has a timer running."""
+    a process that neither handles SIGALRM itself nor has a timer running. (The handler of a search that an
+    interrupt left in place is this module's own, which ignores a signal outside a search.)"""
     import signal
     import threading
 
     return (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-            and signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+            and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, _cut_short)
             and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0))
 
 
@@ -124,69 +127,86 @@ class SearchServer:
     """The main thread's side of a worker thread's `search_by_re`: while the worker runs, the main thread, which
     only waits for it, runs the searches the worker asks for under its timer.
 
-        server = SearchServer.start()   # None where the main thread cannot bound a search
-        (start the worker; it calls server.close() when it ends, however it ends)
-        server.serve()                  # returns once the worker has closed it
+        server = SearchServer.start(worker)   # the worker made, not started; None where there is no server
+        try:
+            worker.start()                    # (the worker calls server.finish() when it ends, however it ends)
+            server.serve()                    # returns once the worker has finished
+        finally:
+            server.stop()                     # (an interrupted main thread serves no more: the worker is told)
     """
 
-    __slots__ = ("_requests", "_open")
+    __slots__ = ("worker", "_requests", "_open")
 
-    def __init__(self) -> None:
+    def __init__(self, worker: Any) -> None:
         import queue
 
+        self.worker = worker
         self._requests: Any = queue.SimpleQueue()
         self._open = True
 
     @classmethod
-    def start(cls) -> "SearchServer | None":
-        if _serving[0] is not None or not _may_set_alarm():
+    def start(cls, worker: Any) -> "SearchServer | None":
+        """The server of `worker`, registered; None where the main thread cannot bound a search, or serves a
+        worker still running already."""
+        current = _serving[0]
+        if current is not None and current.worker.is_alive() or not _may_set_alarm():
             return None
-        server = _serving[0] = cls()
+        server = _serving[0] = cls(worker)
         return server
 
     def serve(self) -> None:
-        try:
-            while (request := self._requests.get()) is not None:
-                pattern, search, text, reply = request
-                try:
-                    reply.put(search_by_re(pattern, search, text))
-                except BaseException as error:  # (Ctrl-C): the worker runs its search itself, and this is raised
-                    reply.put(error)
-                    raise
-        finally:
-            self._open = False
-            if _serving[0] is self:
-                _serving[0] = None
+        while (request := self._requests.get()) is not None:
+            pattern, search, text, reply = request
+            try:
+                answer: Any = search_by_re(pattern, search, text)
+            except Exception as error:  # (raised where the search was asked for, as if it ran there)
+                answer = error
+            except BaseException:  # (Ctrl-C): the worker's search is not known, and this is raised
+                reply.put(_STOPPED)
+                raise
+            reply.put(answer)
 
-    def close(self) -> None:
-        """Called by the worker when it ends: `serve` returns."""
-        self._open = False
+    def finish(self) -> None:
+        """Called by the worker when it ends, however it ends: `serve` returns."""
+        self.stop()
         if _serving[0] is self:
             _serving[0] = None
-        self._requests.put(None)
+
+    def stop(self) -> None:
+        """Called by the main thread once it serves no more (after `serve`, or an interrupt): the worker's searches
+        from then on are not known (the server stays its worker's until the worker ends, so it is told so: run
+        unbounded instead, they could keep an interrupted process from ending)."""
+        if self._open:
+            self._open = False
+            self._requests.put(None)
 
     def ask(self, pattern: str, search: Callable[[str], Any], text: str) -> bool | None:
-        """Called by the worker: the main thread's answer, or the worker's own (unbounded) where the main thread
-        has stopped serving (it was interrupted)."""
+        """Called by the worker: the main thread's answer; None where the main thread serves no more."""
         import queue
 
+        if not self._open:
+            return None
         reply: Any = queue.SimpleQueue()
         self._requests.put((pattern, search, text, reply))
         while True:
             try:
                 answer = reply.get(timeout=0.25)
+                break
             except queue.Empty:
-                if self._open:
-                    continue
-                try:
-                    answer = reply.get_nowait()
-                except queue.Empty:
-                    return search(text) is not None
-            if isinstance(answer, BaseException):
-                return search(text) is not None
-            return answer
+                if not self._open:
+                    try:
+                        answer = reply.get_nowait()
+                        break
+                    except queue.Empty:
+                        return None
+        if answer is _STOPPED:
+            return None
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
 
 
+_STOPPED = object()  # the answer of a main thread interrupted while it searched
 _serving: list[SearchServer | None] = [None]  # the server of the worker running now, if any
 
 

@@ -188,9 +188,7 @@ def with_deep_stack(function: Callable[[], T]) -> T:
     if threading.current_thread().name == _DEEP_STACK_THREAD:
         return function()
     outcome: dict[str, Any] = {}
-    # The main thread, which only waits meanwhile, runs the worker's `re` searches that need a bound of time
-    # (see govern.patterns.search_by_re): only the main thread can end one.
-    server = SearchServer.start()
+    server: SearchServer | None = None
 
     def run() -> None:
         try:
@@ -199,22 +197,23 @@ def with_deep_stack(function: Callable[[], T]) -> T:
             outcome["error"] = error
         finally:
             if server is not None:
-                server.close()
+                server.finish()
 
     previous_size, previous_limit = threading.stack_size(_DEEP_STACK_BYTES), sys.getrecursionlimit()
     sys.setrecursionlimit(max(previous_limit, _DEEP_RECURSION_LIMIT))
     try:
-        worker = threading.Thread(target=run, name=_DEEP_STACK_THREAD)
-        try:
-            worker.start()
-        except BaseException:
-            if server is not None:
-                server.close()
-            raise
+        # (a daemon: once its caller is interrupted, nothing waits for what it computes, nor should the exit)
+        worker = threading.Thread(target=run, name=_DEEP_STACK_THREAD, daemon=True)
+        # The main thread, which only waits meanwhile, runs the worker's `re` searches that need a bound of time
+        # (see govern.patterns.search_by_re): only the main thread can end one.
+        server = SearchServer.start(worker)
+        worker.start()
         if server is not None:
             server.serve()
         worker.join()
     finally:
+        if server is not None:
+            server.stop()
         threading.stack_size(previous_size)
         sys.setrecursionlimit(previous_limit)
     if "error" in outcome:

@@ -92,6 +92,94 @@ def test_a_search_by_re_leaves_a_process_s_own_alarm_alone(fresh):
     assert answers == [False] and _no_alarm_left()
 
 
+SLOW_FOR_RE = "(?i)(a|aa)+$"  # (inline flags: a pattern whose answers must be `re`'s own)
+
+
+def test_a_worker_s_search_by_re_is_run_by_the_main_thread_within_the_bound(fresh):
+    # The deep-stack worker cannot end a search (only the main thread runs signal handlers): the main thread, which
+    # waits for it, runs the search under its timer. An error of the search is raised in the worker, as if it ran
+    # there, and the main thread goes on serving.
+    import re
+    import time
+
+    from govern.classify.classify import with_deep_stack
+
+    def work():
+        started = time.monotonic()
+        cut = patterns.search_by_re(SLOW_FOR_RE, re.compile(SLOW_FOR_RE).search, "a" * 40 + "!")
+        answers = [cut, time.monotonic() - started, patterns.search_by_re("(?i)^(a|b)+$", re.compile(
+            "(?i)^(a|b)+$").search, "AbA")]
+        try:
+            patterns.search_by_re("x", lambda text: 1 / 0, "x")
+        except ZeroDivisionError:
+            answers.append("raised in the worker")
+        return answers
+
+    cut, seconds, found, raised = with_deep_stack(work)
+    assert cut is None and seconds < 0.5 and found is True and raised == "raised in the worker"
+    assert patterns._serving == [None] and _no_alarm_left()
+
+
+def test_an_interrupted_main_thread_leaves_the_worker_s_searches_not_known(fresh):
+    # Ctrl-C while the main thread runs a worker's search: it is raised in the main thread at once, and the worker's
+    # searches are not known from then on (run unbounded instead, it could keep the process from ending).
+    import os
+    import re
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    from govern.classify.classify import with_deep_stack
+
+    answers = []
+    done = threading.Event()
+
+    def work():
+        answers.append(patterns.search_by_re(SLOW_FOR_RE, re.compile(SLOW_FOR_RE).search, "a" * 40 + "!"))
+        answers.append(patterns.search_by_re(SLOW_FOR_RE + "?", re.compile(SLOW_FOR_RE).search, "a" * 40 + "!"))
+        done.set()
+
+    patterns.SECONDS_PER_SEARCH = 5.0
+    # (a SIGINT from another process, as a terminal sends it: no thread of this one runs while `re` searches)
+    sender = subprocess.Popen([sys.executable, "-c", f"import os, signal, time; time.sleep(0.3); "
+                                                     f"os.kill({os.getpid()}, signal.SIGINT)"])
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with_deep_stack(work)
+    finally:
+        sender.wait()
+    assert time.monotonic() - started < 2.0
+    assert done.wait(2.0) and answers == [None, None]
+    assert patterns._serving == [None] and _no_alarm_left()
+
+
+def test_a_server_left_behind_by_an_interrupt_neither_serves_nor_blocks_the_next_worker(fresh):
+    # An interrupt between registering a server and serving it leaves one no worker uses: the next worker gets a
+    # server of its own.
+    import re
+    import threading
+
+    from govern.classify.classify import with_deep_stack
+
+    patterns.SearchServer.start(threading.Thread(target=lambda: None))  # (never started, never served)
+    answer = with_deep_stack(lambda: patterns.search_by_re(SLOW_FOR_RE, re.compile(SLOW_FOR_RE).search, "a" * 40 + "!"))
+    assert answer is None and SLOW_FOR_RE in patterns._slow
+    patterns._serving[0] = None
+
+
+def test_the_handler_an_interrupt_left_in_place_still_lets_searches_be_bounded(fresh):
+    import re
+    import signal
+
+    signal.signal(signal.SIGALRM, patterns._cut_short)
+    try:
+        assert patterns.search_by_re(SLOW_FOR_RE, re.compile(SLOW_FOR_RE).search, "a" * 40 + "!") is None
+    finally:
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+
 def test_a_diff_adding_a_name_a_pattern_backtracks_on_ends_as_a_version_bump(fresh, tmp_path: Path):
     def document(added: bool) -> dict:
         properties: dict = {"x": {"type": "string"}}

@@ -291,3 +291,29 @@ def test_a_pattern_left_to_re_that_backtracks_without_end_is_cut_short_in_the_wo
     assert change["witness_search"] == "exhausted" and "(?i)(a|aa)+$" in patterns._slow
     assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert patterns._serving == [None]
+
+
+def test_ctrl_c_during_a_search_ends_the_command_at_once(tmp_path):
+    # Ctrl-C while the main thread runs the worker's search: the command ends, and the worker, whose searches are
+    # not known from then on, keeps nothing waiting (unbounded, this search would take hours).
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    old = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "required": ["s"],
+           "properties": {"s": {"enum": ["a" * 60 + "!", "b"]}}}
+    new = json.loads(json.dumps(old))
+    new["properties"]["s"]["pattern"] = "(?i)(a|aa)+$"
+    old_path, new_path = fixtures.write_pair(tmp_path, old, new)
+    command = subprocess.Popen([sys.executable, "-c", "from govern.cli import main; main()", "diff", str(old_path),
+                                str(new_path), "--witness"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.8)  # (about when the first search of the long value begins)
+    command.send_signal(signal.SIGINT)
+    try:
+        command.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        command.kill()
+        command.communicate()
+        pytest.fail("the command did not end after Ctrl-C")
+    assert command.returncode != 0
