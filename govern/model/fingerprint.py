@@ -236,13 +236,16 @@ class _Memo:
     each object is written once and each distinct text hashed once. Long texts (objects with many
     properties) rarely repeat and would only hold memory, so only short ones are kept."""
 
-    __slots__ = ("prefix", "by_id", "by_text")
+    __slots__ = ("prefix", "by_id", "by_text", "placed")
     SHORT = 256
 
     def __init__(self, domain: str):
         self.prefix = domain + "\n"
         self.by_id: dict[int, str] = {}
         self.by_text: dict[str, str] = {}
+        # The texts of a union or intersection with one entry that changes, for each place among the others (see
+        # _sorted_plan), by what they are made of: a large component holds thousands of `member or null`.
+        self.placed: dict[tuple, tuple[list[bytes], list[bytes]]] = {}
 
     def digest(self, text: str) -> str:
         if len(text) > self.SHORT:
@@ -849,15 +852,20 @@ def _sorted_plan(node: Union | Intersection, slot_of: Callable[[Node], str | int
                    if slot.__class__ is str)
     varying = [(slot, lead.encode("ascii"), suffix.encode("ascii")) for slot, lead, suffix in entries
                if slot.__class__ is int]
-    head_bytes, tail_bytes = memo.prefix.encode("utf-8") + head.encode("utf-8"), tail.encode("utf-8")
     if len(varying) == 1 and len(fixed) <= _PLACES_WRITTEN:
         # One entry changes (a member or null, say): its place among the others is where it sorts in,
         # and the text for each place is written once. (Among many others, each text would hold them all,
         # the square of the union in all: a member among thousands of constant alternatives is placed
         # among them as each round writes it, as below.)
-        texts = [head_bytes.replace(b"%", b"%%") + b",".join(fixed[:place] + [b"%s"] + fixed[place:])
-                 + tail_bytes.replace(b"%", b"%%") for place in range(len(fixed) + 1)]
-        return _ONE_ENTRY, (fixed, texts), varying[0]
+        key = (head, tail, *fixed)
+        placed = memo.placed.get(key)
+        if placed is None:
+            head_bytes = (memo.prefix + head).encode("utf-8").replace(b"%", b"%%")
+            tail_bytes = tail.encode("utf-8").replace(b"%", b"%%")
+            placed = memo.placed[key] = (fixed, [head_bytes + b",".join(fixed[:place] + [b"%s"] + fixed[place:])
+                                                 + tail_bytes for place in range(len(fixed) + 1)])
+        return _ONE_ENTRY, placed, varying[0]
+    head_bytes, tail_bytes = memo.prefix.encode("utf-8") + head.encode("utf-8"), tail.encode("utf-8")
     if len(varying) == 2 and not fixed and varying[0][1:] == varying[1][1:]:
         # Two entries change, nothing else is listed and both are written alike around their digests
         # (both operands of an intersection; two members): they are in the order of their digests.

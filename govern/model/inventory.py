@@ -96,8 +96,9 @@ def _type_members(inventory: Inventory, declarations: dict[str, dict[str, str]] 
                                                                         written)}
         return
     known: dict = {}  # each declaration on one line made once, as the catalog makes it (see `declaration`)
+    placed: dict = {}  # the types' own properties whose child is shared, rendered once
     declared = {source: declarations.setdefault(source, {}) for source in graphs}
     for key, entry in inventory.types.items():
         form, declared[entry.source][entry.name] = structure_and_declaration(
-            graphs[entry.source].types[entry.name].node, written, known)
+            graphs[entry.source].types[entry.name].node, written, known, placed)
         yield key, {"digest": entry.digest, "structure": form}

@@ -169,10 +169,13 @@ def declaration(node: Node, indent: str = "", known: dict | None = None) -> str:
     return _declared(node, indent, {} if known is None else known)
 
 
-def structure_and_declaration(node: Node, written: dict, known: dict) -> tuple[dict, str]:
+def structure_and_declaration(node: Node, written: dict, known: dict, placed: dict | None = None) -> tuple[dict, str]:
     """`structure(node, written)` and `declaration(node, known=known)` of a named type's node, in one walk:
     an object's properties, most of a large source's nodes, are visited once for both (the inventory and the
-    catalog pair are written from the same types)."""
+    catalog pair are written from the same types). `placed` (a dictionary the caller keeps while rendering many
+    types) holds each property of a type's own object whose child is shared (see `_object_renderings`)."""
+    if placed is not None and node.__class__ is Object:
+        return _object_renderings(node, "", written, known, placed)
     return _renderings(node, "", written, known)
 
 
@@ -244,13 +247,24 @@ def _union_renderings(node: Union, indent: str, written: dict, known: dict) -> t
     return _union_form(node, alternatives, written), _union_head(node) + "(\n" + "".join(lines) + indent + ")"
 
 
-def _object_renderings(node: Object, indent: str, written: dict, known: dict) -> tuple[dict, str]:
+def _object_renderings(node: Object, indent: str, written: dict, known: dict,
+                       placed: dict | None = None) -> tuple[dict, str]:
     properties: dict = {}
     lines: list[str] = []
     line, rendered = lines.append, written.get
     inner = indent + "  "
     for prop in node.properties:
+        if placed is not None:
+            # A property whose child is shared (a leaf, mostly) recurs in the objects of a large source's types as
+            # one property object: its entry and its line at this depth are made once (`placed`, by its id, with
+            # the property, so the id stays its own). The entry is never changed once made.
+            hit = placed.get(id(prop))
+            if hit is not None:
+                properties[prop.name] = hit[1]
+                line(hit[2])
+                continue
         child = prop.node
+        shared = False
         if child.__class__ is Ref:  # the most frequent children, written inline
             declared = child.target
             entry = {"required": prop.required, "type": {"ref": declared}}
@@ -260,13 +274,17 @@ def _object_renderings(node: Object, indent: str, written: dict, known: dict) ->
                 form, declared = _renderings(child, inner, written, known)
             else:
                 _, form, declared = hit
+                shared = placed is not None
             entry = {"required": prop.required, "type": form}
         if prop.reserved:
             entry["reserved"] = True
             declared = "reserved (never)"
         name = prop.name
         properties[name] = entry
-        line(f"{inner}{name if name.isidentifier() else _quoted(name)}{'' if prop.required else '?'}: {declared}")
+        text = f"{inner}{name if name.isidentifier() else _quoted(name)}{'' if prop.required else '?'}: {declared}"
+        line(text)
+        if shared:
+            placed[id(prop)] = (prop, entry, text)
     if node.pattern_properties or node.constraints:
         return _object_form(node, properties, written), _object_declaration(node, lines, indent, known)
     additional = node.additional  # the usual objects, open or closed, written here
