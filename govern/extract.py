@@ -64,7 +64,7 @@ def generated_files(config: Config, inventory: Inventory, history: "History | No
         files.append(GeneratedFile(schemas / page_name("catalog", language),
                                    lambda language=language: encoded_pieces(catalog_pieces(
                                        inventory, language, history, schemas, records, languages,
-                                       formats_index=bool(formats), sections=sections))))
+                                       formats_index=bool(formats), sections=sections, encoded=True))))
     return files + formats
 
 

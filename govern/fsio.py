@@ -133,11 +133,18 @@ def atomic_write_text(path: Path | str, text: str) -> None:
 _PIECE = 1 << 16
 
 
-def encoded_pieces(text: str | Sequence[str]) -> Iterator[bytes]:
-    """`text` (a string, or pieces of one) as UTF-8, in pieces whose concatenation is the whole text encoded."""
+def encoded_pieces(text: str | Iterable[str | bytes]) -> Iterator[bytes]:
+    """`text` (a string, or pieces of one) as UTF-8, in pieces whose concatenation is the whole text encoded. A
+    piece that comes as bytes is UTF-8 already, and passes as it is."""
     batch: list[str] = []
     size = 0
     for piece in (text,) if isinstance(text, str) else text:
+        if piece.__class__ is bytes:
+            if batch:
+                yield "".join(batch).encode("utf-8")
+                batch, size = [], 0
+            yield piece
+            continue
         if size + len(piece) < _PIECE:
             batch.append(piece)
             size += len(piece)

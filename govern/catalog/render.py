@@ -160,6 +160,27 @@ def section_texts(sections: list[TypeSection], language: str, per_piece: int | N
         yield "".join(parts)
 
 
+def section_bytes(sections: list[tuple[bytes, bytes, bytes, bytes]], language: str,
+                  per_piece: int) -> Iterator[bytes]:
+    """`section_texts` in UTF-8, of sections whose fields are UTF-8 already (see `CatalogSections.encoded`): the
+    catalog pair shares them, and the pieces of a page whose labels are not ASCII (Chinese) are joined and
+    encoded as bytes instead of as text two bytes a character wide."""
+    text = labels(language)
+    digest = term("digest", language).capitalize().encode("utf-8")
+    refers = (text["refers"] + ": ").encode("utf-8")
+    table = f"| {text['property']} | {text['description']} |\n|---|---|\n".encode("utf-8")
+    for start in range(0, len(sections), per_piece):
+        parts: list[bytes] = []
+        add = parts.extend
+        for head, body, links, rows in sections[start:start + per_piece]:
+            add((head, digest, body))
+            if links:
+                add((refers, links, b"\n\n"))
+            if rows:
+                add((table, rows, b"\n"))
+        yield b"".join(parts)
+
+
 def render_types(graph: TypeGraph, digests: dict[str, str], language: str,
                  sections: list[TypeSection] | None = None) -> list[str]:
     """The named types' sections (see `section_texts`) as lines; `sections`, when given, are the graph's
@@ -205,6 +226,7 @@ class CatalogSections:
     def __init__(self, declarations: dict[str, dict[str, str]] | None = None):
         self._declarations = declarations if declarations is not None else {}
         self._by_source: dict[str, list[TypeSection]] = {}
+        self._encoded: dict[str, list[tuple[bytes, bytes, bytes, bytes]]] = {}
 
     def of(self, graph: TypeGraph) -> list[TypeSection]:
         sections = self._by_source.get(graph.source)
@@ -212,6 +234,15 @@ class CatalogSections:
             sections = self._by_source[graph.source] = type_sections(graph, graph.digests,
                                                                      self._declarations.pop(graph.source, None))
         return sections
+
+    def encoded(self, graph: TypeGraph) -> list[tuple[bytes, bytes, bytes, bytes]]:
+        """`of(graph)` with each field in UTF-8, encoded once for the pair (see `section_bytes`)."""
+        encoded = self._encoded.get(graph.source)
+        if encoded is None:
+            encoded = self._encoded[graph.source] = [
+                (head.encode("utf-8"), body.encode("utf-8"), links.encode("utf-8"), rows.encode("utf-8"))
+                for head, body, links, rows in self.of(graph)]
+        return encoded
 
 
 def render_catalog(inventory: Inventory, language: str, history=None, catalog_folder: Path | None = None,
@@ -225,17 +256,18 @@ def render_catalog(inventory: Inventory, language: str, history=None, catalog_fo
 
 def catalog_pieces(inventory: Inventory, language: str, history=None, catalog_folder: Path | None = None,
                    records_folder: Path | None = None, languages: tuple[str, ...] = ("en", "zh"),
-                   formats_index: bool = False, sections: CatalogSections | None = None) -> Iterator[str]:
+                   formats_index: bool = False, sections: CatalogSections | None = None,
+                   encoded: bool = False) -> Iterator[str | bytes]:
     """The text of `render_catalog` in pieces (one per `SECTIONS_PER_PIECE` named types), each made when asked
-    for; `sections`
-    shares the named types' sections with the catalog in the other language."""
+    for; `sections` shares the named types' sections with the catalog in the other language. With `encoded`,
+    the pieces of named types' sections come in UTF-8 (see `section_bytes`), the others as text."""
     return _one_final_line_break(_catalog_pieces(inventory, language, history, catalog_folder, records_folder,
-                                                 languages, formats_index, sections or CatalogSections()))
+                                                 languages, formats_index, sections or CatalogSections(), encoded))
 
 
 def _catalog_pieces(inventory: Inventory, language: str, history, catalog_folder: Path | None,
                     records_folder: Path | None, languages: tuple[str, ...], formats_index: bool,
-                    sections: CatalogSections) -> Iterator[str]:
+                    sections: CatalogSections, encoded: bool = False) -> Iterator[str | bytes]:
     text = labels(language)
     states = _root_history(history) if history is not None else {}
     lines = [text["generated"], "", f"# {text['title']}", "", text["intro"], "",
@@ -271,7 +303,10 @@ def _catalog_pieces(inventory: Inventory, language: str, history, catalog_folder
         lines += ["", f"### {text['types']}", ""]
         yield "".join(line + "\n" for line in lines)
         lines = []
-        yield from section_texts(sections.of(graph), language, SECTIONS_PER_PIECE)
+        if encoded:
+            yield from section_bytes(sections.encoded(graph), language, SECTIONS_PER_PIECE)
+        else:
+            yield from section_texts(sections.of(graph), language, SECTIONS_PER_PIECE)
     yield "".join(line + "\n" for line in lines)
 
 
@@ -280,13 +315,13 @@ def _catalog_pieces(inventory: Inventory, language: str, history, catalog_folder
 SECTIONS_PER_PIECE = 32
 
 
-def _one_final_line_break(pieces: Iterable[str]) -> Iterator[str]:
-    """`pieces` with the line breaks at the very end replaced by one, without joining them: each piece passes
-    as it is, one piece behind, except the last one that holds more than line breaks."""
+def _one_final_line_break(pieces: Iterable[str | bytes]) -> Iterator[str | bytes]:
+    """`pieces` (text, or UTF-8) with the line breaks at the very end replaced by one, without joining them: each
+    piece passes as it is, one piece behind, except the last one that holds more than line breaks."""
     held = None  # the latest piece holding more than line breaks, and the line-break pieces after it
-    after: list[str] = []
+    after: list = []
     for piece in pieces:
-        if not piece.strip("\n"):
+        if not piece.strip(b"\n" if piece.__class__ is bytes else "\n"):
             after.append(piece)
             continue
         if held is not None:
@@ -294,7 +329,7 @@ def _one_final_line_break(pieces: Iterable[str]) -> Iterator[str]:
         yield from after
         held, after = piece, []
     if held is not None:
-        yield held.rstrip("\n")
+        yield held.rstrip(b"\n" if held.__class__ is bytes else "\n")
     yield "\n"
 
 

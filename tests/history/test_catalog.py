@@ -173,13 +173,33 @@ def test_the_format_reference_pages_of_every_language_share_each_declaration(thr
     assert len(calls) == sum(len(reference.graph.types) for reference in references)
 
 
-@settings(max_examples=60, deadline=None, database=None)
-@given(pieces=st.lists(st.text(alphabet="a\n", max_size=4), max_size=8))
-def test_the_catalog_ends_in_one_line_break_whatever_its_pieces_end_in(pieces) -> None:
-    from govern.catalog.render import _one_final_line_break
+def test_the_catalog_pair_written_in_utf_8_pieces_is_the_text_encoded(three_formats: Project, monkeypatch) -> None:
+    """`govern extract` takes the named types' sections in UTF-8, encoded once for the pair (a Chinese page's
+    text would be joined and encoded two bytes a character wide): byte for byte the text of each page."""
+    import govern.catalog.render as render
+    from govern.config import load_config
+    from govern.extract import current_inventory
+    from govern.fsio import encoded_pieces
 
-    passed = list(_one_final_line_break(iter(pieces)))
-    assert "".join(passed) == "".join(pieces).rstrip("\n") + "\n"
+    inventory = current_inventory(load_config(three_formats.root))
+    for per_piece in (1, 3, render.SECTIONS_PER_PIECE):
+        monkeypatch.setattr(render, "SECTIONS_PER_PIECE", per_piece)
+        sections = render.CatalogSections()
+        for language in ("en", "zh"):
+            pieces = list(render.catalog_pieces(inventory, language, sections=sections, encoded=True))
+            assert any(piece.__class__ is bytes for piece in pieces)
+            assert b"".join(encoded_pieces(iter(pieces))) == render.render_catalog(inventory, language).encode()
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(pieces=st.lists(st.text(alphabet="a\n", max_size=4), max_size=8), encoded=st.lists(st.booleans(), max_size=8))
+def test_the_catalog_ends_in_one_line_break_whatever_its_pieces_end_in(pieces, encoded) -> None:
+    from govern.catalog.render import _one_final_line_break
+    from govern.fsio import encoded_pieces
+
+    mixed = [piece.encode() if index < len(encoded) and encoded[index] else piece for index, piece in enumerate(pieces)]
+    passed = list(_one_final_line_break(iter(mixed)))
+    assert b"".join(encoded_pieces(iter(passed))) == ("".join(pieces).rstrip("\n") + "\n").encode()
 
 
 # Names as sources write them, and characters whose lowercase form is ASCII or several characters (the Kelvin
