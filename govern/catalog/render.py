@@ -13,7 +13,7 @@ import os
 import re
 from operator import attrgetter
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import AnyStr, Iterable, Iterator, NamedTuple
 
 from govern.model.graph import TypeGraph
 from govern.model.inventory import Inventory
@@ -142,22 +142,7 @@ def section_texts(sections: list[TypeSection], language: str, per_piece: int | N
     """The named types' sections in one language, `per_piece` sections joined per piece (all in one by default):
     each an anchor, its digest, its description, its declaration, the types it refers to, its described
     properties; every line ends with a line break."""
-    text = labels(language)
-    digest = term("digest", language).capitalize()
-    refers = text["refers"] + ": "
-    table = f"| {text['property']} | {text['description']} |\n|---|---|\n"
-    per_piece = per_piece or max(len(sections), 1)
-    for start in range(0, len(sections), per_piece):
-        # one join per piece, no text per section: a section is mostly its declaration, copied once this way
-        parts: list[str] = []
-        add = parts.extend
-        for head, body, links, rows in sections[start:start + per_piece]:
-            add((head, digest, body))
-            if links:
-                add((refers, links, "\n\n"))
-            if rows:
-                add((table, rows, "\n"))
-        yield "".join(parts)
+    return _joined_sections(sections, _section_labels(language), "", per_piece or max(len(sections), 1))
 
 
 def section_bytes(sections: list[tuple[bytes, bytes, bytes, bytes]], language: str,
@@ -165,20 +150,31 @@ def section_bytes(sections: list[tuple[bytes, bytes, bytes, bytes]], language: s
     """`section_texts` in UTF-8, of sections whose fields are UTF-8 already (see `CatalogSections.encoded`): the
     catalog pair shares them, and the pieces of a page whose labels are not ASCII (Chinese) are joined and
     encoded as bytes instead of as text two bytes a character wide."""
+    return _joined_sections(sections, tuple(label.encode("utf-8") for label in _section_labels(language)), b"",
+                            per_piece)
+
+
+def _section_labels(language: str) -> tuple[str, str, str, str, str]:
+    """What a page puts around each section's fields: the digest's label, the links' label, the head of the
+    properties' table, and the line breaks after the links and after the table."""
     text = labels(language)
-    digest = term("digest", language).capitalize().encode("utf-8")
-    refers = (text["refers"] + ": ").encode("utf-8")
-    table = f"| {text['property']} | {text['description']} |\n|---|---|\n".encode("utf-8")
+    return (term("digest", language).capitalize(), text["refers"] + ": ",
+            f"| {text['property']} | {text['description']} |\n|---|---|\n", "\n\n", "\n")
+
+
+def _joined_sections(sections: list, around: tuple, empty: AnyStr, per_piece: int) -> Iterator[AnyStr]:
+    digest, refers, table, after_links, after_table = around
     for start in range(0, len(sections), per_piece):
-        parts: list[bytes] = []
+        # one join per piece, no text per section: a section is mostly its declaration, copied once this way
+        parts: list = []
         add = parts.extend
         for head, body, links, rows in sections[start:start + per_piece]:
             add((head, digest, body))
             if links:
-                add((refers, links, b"\n\n"))
+                add((refers, links, after_links))
             if rows:
-                add((table, rows, b"\n"))
-        yield b"".join(parts)
+                add((table, rows, after_table))
+        yield empty.join(parts)
 
 
 def render_types(graph: TypeGraph, digests: dict[str, str], language: str,
