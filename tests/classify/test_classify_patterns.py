@@ -126,6 +126,7 @@ def test_an_interrupted_main_thread_leaves_the_worker_s_searches_not_known(fresh
     # searches are not known from then on (run unbounded instead, it could keep the process from ending).
     import os
     import re
+    import signal
     import subprocess
     import sys
     import threading
@@ -142,6 +143,8 @@ def test_an_interrupted_main_thread_leaves_the_worker_s_searches_not_known(fresh
         done.set()
 
     patterns.SECONDS_PER_SEARCH = 5.0
+    # (Ctrl-C as Python handles it, also where this process was started with SIGINT ignored, as a background job is)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     # (a SIGINT from another process, as a terminal sends it: no thread of this one runs while `re` searches)
     sender = subprocess.Popen([sys.executable, "-c", f"import os, signal, time; time.sleep(0.3); "
                                                      f"os.kill({os.getpid()}, signal.SIGINT)"])
@@ -151,6 +154,7 @@ def test_an_interrupted_main_thread_leaves_the_worker_s_searches_not_known(fresh
             with_deep_stack(work)
     finally:
         sender.wait()
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - started < 2.0
     assert done.wait(2.0) and answers == [None, None]
     assert patterns._serving == [None] and _no_alarm_left()
