@@ -155,7 +155,7 @@ def test_an_interrupted_main_thread_leaves_the_worker_s_searches_not_known(fresh
     finally:
         sender.wait()
         signal.signal(signal.SIGINT, previous)
-    assert time.monotonic() - started < 2.0
+    assert time.monotonic() - started < 4.0  # (the timer alone would end the search at 5 s)
     assert done.wait(2.0) and answers == [None, None]
     assert patterns._serving == [None] and _no_alarm_left()
 
