@@ -85,6 +85,13 @@ def test_a_search_by_re_leaves_a_process_s_own_alarm_alone(fresh):
         assert signal.getsignal(signal.SIGALRM) is not signal.SIG_DFL and not calls
     finally:
         signal.signal(signal.SIGALRM, previous)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 60)  # a timer of the program's own, running (cancelled below)
+        assert patterns.search_by_re("(a|b)+c", re.compile("(a|b)+c").search, "abd") is False
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 60
+        assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
     answers = []  # and outside the main thread, where no signal handler can be set
     thread = threading.Thread(target=lambda: answers.append(
         patterns.search_by_re("(a|b)+c", re.compile("(a|b)+c").search, "abd")))
