@@ -85,9 +85,7 @@ def _search_under_timer(pattern: str, search: Callable[[str], Any], text: str) -
         try:
             _armed[0] = True
             signal.setitimer(signal.ITIMER_REAL, SECONDS_PER_SEARCH)
-            found = search(text) is not None
-            _armed[0] = False
-            return found
+            return search(text) is not None
         finally:
             _armed[0] = False
             signal.setitimer(signal.ITIMER_REAL, 0)  # (before the default action, ending the process, is back)

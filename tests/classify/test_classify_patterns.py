@@ -48,6 +48,12 @@ def test_past_the_time_in_all_no_pattern_is_searched(fresh, monkeypatch):
     assert patterns.search("^x-", "x-trace") is None
 
 
+SLOW_FOR_RE = "(?i)(a|aa)+$"  # (inline flags: a pattern whose answers must be `re`'s own)
+# A text `re` takes about two seconds to search with it, and twice as long per `a` more: long beside the tests'
+# bound of a twentieth of a second, short enough that a search left unbounded fails its test rather than hanging it.
+LONG_FOR_RE = "a" * 34 + "!"
+
+
 def _no_alarm_left() -> bool:
     import signal
 
@@ -63,12 +69,11 @@ def test_a_search_by_re_answers_as_re_and_is_cut_short_once(fresh):
     for pattern, text in [("(?i)^X+$", "xX"), ("(a)\\1", "aa"), ("(a)\\1", "ab"), ("[[a]+$", "[a"), ("\\w", "\u0300")]:
         expected = re.search(pattern, text) is not None
         assert patterns.search_by_re(pattern, re.compile(pattern).search, text) is expected
-    slow = "(?i)(a|aa)+$"
     started = time.monotonic()
-    assert patterns.search_by_re(slow, re.compile(slow).search, "a" * 40 + "!") is None
-    assert time.monotonic() - started < 0.5  # (`re` alone: about a minute)
-    assert slow in patterns._slow and patterns._spent[0] == pytest.approx(0.05)
-    assert patterns.search_by_re(slow, re.compile(slow).search, "aa") is None
+    assert patterns.search_by_re(SLOW_FOR_RE, re.compile(SLOW_FOR_RE).search, LONG_FOR_RE) is None
+    assert time.monotonic() - started < 0.5  # (`re` alone: about two seconds)
+    assert SLOW_FOR_RE in patterns._slow and patterns._spent[0] == pytest.approx(0.05)
+    assert patterns.search_by_re(SLOW_FOR_RE, re.compile(SLOW_FOR_RE).search, "aa") is None
     assert _no_alarm_left()
 
 
@@ -100,7 +105,6 @@ def test_a_search_by_re_leaves_a_process_s_own_alarm_alone(fresh):
     assert answers == [False] and _no_alarm_left()
 
 
-SLOW_FOR_RE = "(?i)(a|aa)+$"  # (inline flags: a pattern whose answers must be `re`'s own)
 
 
 def test_a_worker_s_search_by_re_is_run_by_the_main_thread_within_the_bound(fresh):
@@ -114,7 +118,7 @@ def test_a_worker_s_search_by_re_is_run_by_the_main_thread_within_the_bound(fres
 
     def work():
         started = time.monotonic()
-        cut = patterns.search_by_re(SLOW_FOR_RE, re.compile(SLOW_FOR_RE).search, "a" * 40 + "!")
+        cut = patterns.search_by_re(SLOW_FOR_RE, re.compile(SLOW_FOR_RE).search, LONG_FOR_RE)
         answers = [cut, time.monotonic() - started, patterns.search_by_re("(?i)^(a|b)+$", re.compile(
             "(?i)^(a|b)+$").search, "AbA")]
         try:
@@ -176,7 +180,8 @@ def test_a_server_left_behind_by_an_interrupt_neither_serves_nor_blocks_the_next
     from govern.classify.classify import with_deep_stack
 
     patterns.SearchServer.start(threading.Thread(target=lambda: None))  # (never started, never served)
-    answer = with_deep_stack(lambda: patterns.search_by_re(SLOW_FOR_RE, re.compile(SLOW_FOR_RE).search, "a" * 40 + "!"))
+    search = re.compile(SLOW_FOR_RE).search
+    answer = with_deep_stack(lambda: patterns.search_by_re(SLOW_FOR_RE, search, LONG_FOR_RE))
     assert answer is None and SLOW_FOR_RE in patterns._slow
     patterns._serving[0] = None
 
@@ -187,7 +192,7 @@ def test_the_handler_an_interrupt_left_in_place_still_lets_searches_be_bounded(f
 
     signal.signal(signal.SIGALRM, patterns._cut_short)
     try:
-        assert patterns.search_by_re(SLOW_FOR_RE, re.compile(SLOW_FOR_RE).search, "a" * 40 + "!") is None
+        assert patterns.search_by_re(SLOW_FOR_RE, re.compile(SLOW_FOR_RE).search, LONG_FOR_RE) is None
     finally:
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
 
