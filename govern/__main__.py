@@ -1,4 +1,4 @@
-from govern.cli import main
+from govern.cli import run
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -1,5 +1,6 @@
-"""How govern's own command line runs its process: the cycle collector's settings, which act on the whole
-process and so are decided only by the command line, never by a program using govern as a library."""
+"""How govern's own command line runs its process: the cycle collector's settings, and the large values kept
+for the end of the process rather than freed, which act on the whole process and so are decided only by the
+command line, never by a program using govern as a library."""
 
 from __future__ import annotations
 
@@ -45,3 +46,26 @@ def long_lived():
         gc.unfreeze()  # and from there to the oldest generation
         if enabled:
             gc.enable()
+
+
+# What the command kept for the end of its process (see keep_until_exit).
+_KEPT: list = []
+
+
+def keep_until_exit(*values) -> None:
+    """In govern's own process, hold `values` until the process ends, which ends without freeing them (see
+    govern.cli.run); elsewhere nothing.
+
+    A large source read whole is a hundred million bytes of small objects (its parsed document, the converter's
+    tables), and freeing them visits every one: with 10,000 types that took 7% of `govern extract`, for memory the
+    process gives back to the operating system a moment later anyway. (A compiler's driver leaves its syntax
+    tree to the operating system for the same reason.) Memory freed in the middle of a command is reused by what
+    follows, so only values the command holds to its end, or that are large and freed at once, are worth keeping.
+    A program using govern as a library frees them as usual."""
+    if _COLLECTOR_OWNED:
+        _KEPT.append(values)
+
+
+def release_kept() -> None:
+    """Free what earlier commands of this process kept (a process that runs several commands)."""
+    _KEPT.clear()

@@ -21,9 +21,16 @@ def extract(check: bool, project: Path | None) -> None:
     written and the exit code says whether the generated files are current.
     """
     from govern.extract import current_inventory, generated_files
+    from govern.process import keep_until_exit
 
     config = load_project(project)
-    sys.exit(write_generated(config, lambda: generated_files(config, current_inventory(config)), check))
+
+    def make_files():
+        files = generated_files(config, current_inventory(config))
+        keep_until_exit(files)  # (the inventory, the graphs and what was written of them: see keep_until_exit)
+        return files
+
+    sys.exit(write_generated(config, make_files, check))
 
 
 def write_generated(config, make_files, check: bool) -> int:

@@ -27,7 +27,7 @@ from govern.model.nodes import (
     NEVER, OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node,
     Object, Opaque, Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
 )
-from govern.process import long_lived
+from govern.process import keep_until_exit, long_lived
 from govern.reader import compact_serializer, kept_text
 from govern.sources.refs import (
     OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, reference_boundaries, urljoin,
@@ -1989,6 +1989,7 @@ def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, 
     except RecursionError:
         raise InputError(Problem(document.label, "nests too deeply to be read",
                                  hint="move nested parts into named definitions")) from None
+    keep_until_exit(schemas, converter)  # (the document and the converter's tables: see keep_until_exit)
     return graph
 
 

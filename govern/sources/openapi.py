@@ -14,7 +14,7 @@ from typing import Any
 from govern.config import SourcePolicy
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
-from govern.process import long_lived
+from govern.process import keep_until_exit, long_lived
 from govern.sources.jsonschema import Converter, finish_graph, read_format_version
 from govern.sources.refs import OPENAPI_30, SchemaSet, dialect_of, escape_token, reference_boundaries
 
@@ -65,9 +65,11 @@ def load_openapi(source: str, path: Path, roots: dict[str, tuple[str | None, str
         declared_roots[name] = (converter.named_at(document, pointer), role)
     format_version = read_format_version(document, format_version_pointer) if format_version_pointer else None
     try:
-        return finish_graph(converter, source, declared_roots, label, format_version=format_version)
+        graph = finish_graph(converter, source, declared_roots, label, format_version=format_version)
     except RecursionError:
         raise InputError(Problem(label, "nests too deeply to be read")) from None
+    keep_until_exit(schemas, converter)  # (the document and the converter's tables: see keep_until_exit)
+    return graph
 
 
 def body_components(content: dict, label: str) -> list[str]:

@@ -102,3 +102,26 @@ def test_check_before_any_extract_reports_every_file_missing(tmp_path):
     assert check.exit_code == 1
     assert [line.split()[1] for line in check.stderr.splitlines()] == list(GENERATED)
     assert not (project / "schemas/inventory.json").exists()
+
+
+def test_in_the_command_lines_process_extract_keeps_what_it_read_for_the_end(tmp_path, monkeypatch):
+    """The parsed source, the converter's tables and the inventory are left to the end of the process (see
+    govern.process.keep_until_exit), not freed one object at a time during the command; the files are the same."""
+    import govern.process
+    from govern.model.inventory import Inventory
+    from govern.sources.refs import SchemaSet
+
+    project = _project(tmp_path)
+    assert invoke("extract", "--project", str(project)).exit_code == 0
+    written = snapshot(project)
+    (project / "schemas/inventory.json").unlink()
+    monkeypatch.setattr(govern.process, "_COLLECTOR_OWNED", True)
+    monkeypatch.setattr(govern.process, "_KEPT", [])
+    result = invoke("extract", "--project", str(project))
+    assert result.exit_code == 0, result.output
+    assert snapshot(project) == written
+    kept = [value for values in govern.process._KEPT for value in values]
+    assert any(isinstance(value, SchemaSet) and value.documents for value in kept)
+    files = next(value for value in kept if isinstance(value, list))
+    assert any(isinstance(cell.cell_contents, Inventory) for generated in files
+               for cell in (generated.render.__closure__ or ()))
