@@ -221,6 +221,13 @@ class Converter:
     def __post_init__(self) -> None:
         self._dumps = compact_serializer() if self.values_from_text else None
 
+    def tables(self) -> tuple:
+        """The tables the conversion filled, of no use once the graph is made: for a large source, hundreds of
+        thousands of entries (see govern.process.keep_until_exit). Not the schemas it read, which later work may
+        as well reuse the memory of."""
+        return (self.types, self._texts, self._text_properties, self._properties, self._leaves, self._refs,
+                self._registered, self._variants, self._shapes)
+
     # --- named types -------------------------------------------------------------------------------
 
     def named(self, target: Target, depth: int = 0, sees: int = 0) -> str:
@@ -1989,7 +1996,7 @@ def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, 
     except RecursionError:
         raise InputError(Problem(document.label, "nests too deeply to be read",
                                  hint="move nested parts into named definitions")) from None
-    keep_until_exit(schemas, converter)  # (the document and the converter's tables: see keep_until_exit)
+    keep_until_exit(*converter.tables())
     return graph
 
 

@@ -68,7 +68,7 @@ def load_openapi(source: str, path: Path, roots: dict[str, tuple[str | None, str
         graph = finish_graph(converter, source, declared_roots, label, format_version=format_version)
     except RecursionError:
         raise InputError(Problem(label, "nests too deeply to be read")) from None
-    keep_until_exit(schemas, converter)  # (the document and the converter's tables: see keep_until_exit)
+    keep_until_exit(*converter.tables())
     return graph
 
 
