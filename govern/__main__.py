@@ -1,4 +1,4 @@
-from govern.cli import run
+from govern.cli import main
 
 if __name__ == "__main__":
-    run()
+    main()

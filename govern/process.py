@@ -48,23 +48,36 @@ def long_lived():
             gc.enable()
 
 
-# What the command kept for the end of its process (see keep_until_exit).
+# What the command kept for the end of its process, and whether the running command keeps (see keep_until_exit).
 _KEPT: list = []
+_KEEPING = False
 
 
 def keep_until_exit(*values) -> None:
-    """In govern's own process, hold `values` until the process ends, which ends without freeing them (see
-    govern.cli.run); elsewhere nothing.
+    """Inside `keeping_until_exit` in govern's own process, hold `values` until the process ends, which ends without
+    freeing them (see govern.cli.run); elsewhere nothing.
 
     Reading a large source fills tables of hundreds of thousands of small objects (the converter's, see
     Converter.tables), and freeing them visits every one: with 10,000 types that took 7% of `govern extract`, for
     memory the process gives back to the operating system a moment later anyway. (A compiler's driver leaves its
-    syntax tree to the operating system for the same reason.) Memory freed in the middle of a command is reused by
-    what follows, so what is kept must be worth it: the parsed document is freed as before (kept, it cost a fifth
-    more memory at its peak and little time).
-    A program using govern as a library frees them as usual."""
-    if _COLLECTOR_OWNED:
+    syntax tree to the operating system for the same reason.) But memory freed in the middle of a command is
+    reused by what follows, so keeping raises the peak: the parsed document is freed as before (kept, it cost a
+    fifth more memory for little time), and only a command that reads each source once and then writes what it
+    made keeps anything (`extract`). One that reads many (`archive`, one source per tag), or that builds a large
+    comparison after reading (`diff`), does not. A program using govern as a library keeps nothing."""
+    if _KEEPING and _COLLECTOR_OWNED:
         _KEPT.append(values)
+
+
+@contextlib.contextmanager
+def keeping_until_exit():
+    """What `keep_until_exit` is offered inside is kept (in govern's own process): for the command that decides it."""
+    global _KEEPING
+    _KEEPING = True
+    try:
+        yield
+    finally:
+        _KEEPING = False
 
 
 def release_kept() -> None:

@@ -21,16 +21,20 @@ def extract(check: bool, project: Path | None) -> None:
     written and the exit code says whether the generated files are current.
     """
     from govern.extract import current_inventory, generated_files
-    from govern.process import keep_until_exit
+    from govern.process import keep_until_exit, keeping_until_exit
 
     config = load_project(project)
 
     def make_files():
         files = generated_files(config, current_inventory(config))
-        keep_until_exit(files)  # (the inventory, the graphs and what was written of them: see keep_until_exit)
+        keep_until_exit(files)  # (the inventory, the graphs and what was written of them)
         return files
 
-    sys.exit(write_generated(config, make_files, check))
+    # Each source is read once, and what is made of it is held to the end: left to the process's end (see
+    # govern.process.keep_until_exit).
+    with keeping_until_exit():
+        status = write_generated(config, make_files, check)
+    sys.exit(status)
 
 
 def write_generated(config, make_files, check: bool) -> int:

@@ -129,3 +129,16 @@ def test_in_the_command_lines_process_extract_keeps_what_it_read_for_the_end(tmp
     files = next(value for value in kept if isinstance(value, list))
     assert any(isinstance(cell.cell_contents, Inventory) for generated in files
                for cell in (generated.render.__closure__ or ()))
+
+
+def test_a_command_that_reads_sources_without_keeping_them_frees_them(tmp_path, monkeypatch):
+    """Only extract keeps what it read: `digests` (like `diff` and `archive`, which read many sources or build a
+    large comparison after reading) frees them as it goes."""
+    import govern.process
+
+    project = _project(tmp_path)
+    monkeypatch.setattr(govern.process, "_COLLECTOR_OWNED", True)
+    monkeypatch.setattr(govern.process, "_KEPT", [])
+    result = invoke("digests", "--project", str(project))
+    assert result.exit_code == 0, result.output
+    assert govern.process._KEPT == []

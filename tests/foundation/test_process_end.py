@@ -13,7 +13,7 @@ import pytest
 
 import govern.process
 from govern.cli import _exit_status
-from govern.process import keep_until_exit, release_kept
+from govern.process import keep_until_exit, keeping_until_exit, release_kept
 
 
 # Output to a pipe is buffered, as it is by default.
@@ -37,7 +37,8 @@ _KEPT_VALUE = """
     command = govern.cli.cli
 
     def keeping(**options):
-        govern.process.keep_until_exit(Watched())
+        with govern.process.keeping_until_exit():
+            govern.process.keep_until_exit(Watched())
         return command(**options)
 
     govern.cli.cli = keeping
@@ -100,6 +101,8 @@ def test_a_reader_that_went_away_ends_the_program_quietly_with_the_commands_stat
     (256, 0, ""),  # as the operating system keeps it: the low byte
     (-1, 255, ""),
     (True, 1, ""),
+    ((1 << 40) + 3, 3, ""),  # (the interpreter's C int keeps the low bits, then the operating system the low byte)
+    (1 << 70, 255, ""),  # beyond a C long
     ("refused: see above", 1, "refused: see above\n"),
 ])
 def test_the_status_of_a_system_exit_is_the_interpreters(code, status, message, capsys):
@@ -110,15 +113,20 @@ def test_the_status_of_a_system_exit_is_the_interpreters(code, status, message, 
 def test_a_library_caller_keeps_nothing(monkeypatch):
     monkeypatch.setattr(govern.process, "_COLLECTOR_OWNED", False)
     monkeypatch.setattr(govern.process, "_KEPT", [])
-    keep_until_exit(object())
+    with keeping_until_exit():
+        keep_until_exit(object())
     assert govern.process._KEPT == []
 
 
-def test_the_command_line_keeps_values_until_the_next_command(monkeypatch):
+def test_the_command_line_keeps_only_what_a_command_chose_to_keep(monkeypatch):
     monkeypatch.setattr(govern.process, "_COLLECTOR_OWNED", True)
     monkeypatch.setattr(govern.process, "_KEPT", [])
+    keep_until_exit(object())  # offered outside a command that keeps: freed as usual
+    assert govern.process._KEPT == []
     value = object()
-    keep_until_exit(value, "other")
+    with keeping_until_exit():
+        keep_until_exit(value, "other")
+    keep_until_exit(object())
     assert govern.process._KEPT == [(value, "other")]
     release_kept()
     assert govern.process._KEPT == []
@@ -137,3 +145,34 @@ def test_each_command_of_a_process_frees_what_the_one_before_kept(monkeypatch):
     finally:
         __import__("gc").set_threshold(*threshold)
     assert govern.process._KEPT == []
+
+
+def test_output_that_cannot_be_written_is_named_with_the_interpreters_status():
+    result = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import sys
+        import govern.cli
+
+        def writes(**options):
+            sys.stdout.write("a report nobody can store")  # (buffered: written when the program ends)
+            raise SystemExit(0)
+
+        govern.cli.cli = writes
+        govern.cli.run()
+    """)], stdout=open("/dev/full", "w"), stderr=subprocess.PIPE, text=True, timeout=120, env=_BUFFERED)
+    assert result.returncode == 120
+    assert "the output could not be written" in result.stderr and "No space left" in result.stderr
+
+
+def test_the_console_script_is_the_program_and_python_m_govern_ends_as_usual(tmp_path):
+    import tomllib
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert pyproject["project"]["scripts"]["govern"] == "govern.cli:run"
+    # A program hosting `python -m govern` (here the profiler) outlives it and finishes its own work.
+    profile = tmp_path / "govern.prof"
+    result = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "govern", "--version"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("govern, version ")
+    assert profile.stat().st_size > 0
