@@ -88,11 +88,12 @@ def run() -> None:
     What a command kept for the end (govern.process.keep_until_exit), and whatever else is left, goes back to the
     operating system with the process: interpreter shutdown would free it object by object, which after reading
     a large source costs more than the rest of the ending (7% of `govern extract` of 10,000 types). Before the
-    process ends, what shutdown does besides is done: waiting for threads that are not daemons, the exit handlers
-    (the standard library's: temporary files, logging), flushing the output. An output whose reader went away
+    process ends, what shutdown does besides is done, in the interpreter's order: a `sys.exit` message after the
+    output written before it, waiting for threads that are not daemons, the exit handlers (the standard
+    library's: temporary files, logging), flushing the output. An output whose reader went away
     (`govern log | head`) loses what is left of it quietly and the status stays the command's own, as with the
-    reports (see govern.cli._common.echo_pieces); one that cannot be written otherwise (a full disk) is named,
-    with status 120, as the interpreter does.
+    reports (see govern.cli._common.echo_pieces); one that cannot be written otherwise (a full disk) is named and
+    ends with status 120, as the interpreter ends. Ctrl-C during these steps ends the process at once (130).
 
     `python -m govern` runs `main` and ends as any Python program does: a profiler or another program hosting
     the module outlives it."""
@@ -104,37 +105,47 @@ def run() -> None:
     import atexit
     import threading
 
-    shutdown = getattr(threading, "_shutdown", None)  # (CPython's own step of shutdown: joins non-daemon threads)
-    if shutdown is not None:
-        shutdown()
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        if stream is None or stream.closed:
-            continue
-        try:
-            stream.flush()
-        except BrokenPipeError:  # the reader went away
-            pass
-        except OSError as error:
-            if stream is sys.stdout:
-                try:
-                    sys.stderr.write(f"govern: the output could not be written: {error}\n")
-                    sys.stderr.flush()
-                except (OSError, ValueError):
-                    pass
-            status = status or 120
+    try:
+        shutdown = getattr(threading, "_shutdown", None)  # (CPython's own step: joins non-daemon threads)
+        if shutdown is not None:
+            shutdown()
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is None or stream.closed:
+                continue
+            try:
+                stream.flush()
+            except BrokenPipeError:  # the reader went away
+                pass
+            except OSError as error:
+                if stream is sys.stdout:
+                    _write_error(f"govern: the output could not be written: {error}\n")
+                status = 120
+    except KeyboardInterrupt:
+        status = 130
     os._exit(status)
 
 
 def _exit_status(code) -> int:
-    """The process status of `SystemExit(code)`, as the interpreter gives it: a message is written to standard
-    error and ends with status 1; an integer beyond the platform's `long` ends with 255."""
+    """The process status of `SystemExit(code)`, as the interpreter gives it: any other code is written to
+    standard error (after what was written to standard output before it) and ends with status 1; an integer
+    beyond the platform's `long` ends with 255."""
     if code is None:
         return 0
     if isinstance(code, int):
         return code & 0xFF if -(1 << 63) <= code < (1 << 63) else 255
     try:
-        sys.stderr.write(f"{code}\n")
-    except (OSError, ValueError):
-        pass
+        if sys.stdout is not None and not sys.stdout.closed:
+            sys.stdout.flush()
+    except OSError:
+        pass  # (named, if it stays unwritable, when the program ends)
+    _write_error(f"{code}\n")
     return 1
+
+
+def _write_error(text: str) -> None:
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):  # no standard error left to say it on
+        pass

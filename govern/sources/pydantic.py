@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator
 from govern.config import SourcePolicy
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
+from govern.process import keep_until_exit
 from govern.sources.jsonschema import VERSION_MARKER, Converter, finish_graph, read_format_version
 from govern.sources.refs import Document, SchemaSet
 
@@ -121,8 +122,10 @@ def load_pydantic(source: str, spec: str, roots: dict[str, tuple[str | None, str
     for name, (model, role) in chosen.items():
         for mode, suffix in MODES.items():
             declared[name + suffix] = (_location(converter, document, references[(model, mode)]), role)
-    return finish_graph(converter, source, declared, label,
-                        format_version=model_format_version(document, format_version_pointer))
+    graph = finish_graph(converter, source, declared, label,
+                         format_version=model_format_version(document, format_version_pointer))
+    keep_until_exit(*converter.tables())
+    return graph
 
 
 def model_format_version(document: Document, pointer: str | None) -> int | str | None:

@@ -87,6 +87,7 @@ def test_a_reader_that_went_away_ends_the_program_quietly_with_the_commands_stat
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_BUFFERED)
     process.stdout.close()
     stderr = process.stderr.read().decode()
+    process.stderr.close()
     assert process.wait(timeout=120) == 2  # the usage error's status
     assert "No such command" in stderr
     assert "BrokenPipeError" not in stderr and "Exception ignored" not in stderr
@@ -147,25 +148,48 @@ def test_each_command_of_a_process_frees_what_the_one_before_kept(monkeypatch):
     assert govern.process._KEPT == []
 
 
-def test_output_that_cannot_be_written_is_named_with_the_interpreters_status():
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs a device that is always full (/dev/full)")
+@pytest.mark.parametrize("status", [0, 1])
+def test_output_that_cannot_be_written_is_named_with_the_interpreters_status(status):
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+            import sys
+            import govern.cli
+
+            def writes(**options):
+                sys.stdout.write("a report nobody can store")  # (buffered: written when the program ends)
+                raise SystemExit({status})
+
+            govern.cli.cli = writes
+            govern.cli.run()
+        """)], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120, env=_BUFFERED)
+    assert result.returncode == 120  # whatever the command's own status, as the interpreter ends
+    assert "the output could not be written" in result.stderr and "No space left" in result.stderr
+
+
+def test_a_message_of_system_exit_follows_the_output_written_before_it():
     result = subprocess.run([sys.executable, "-c", textwrap.dedent("""
         import sys
         import govern.cli
 
-        def writes(**options):
-            sys.stdout.write("a report nobody can store")  # (buffered: written when the program ends)
-            raise SystemExit(0)
+        def refuses(**options):
+            sys.stdout.write("written first\\n")  # (buffered)
+            sys.exit("then the refusal")
 
-        govern.cli.cli = writes
+        govern.cli.cli = refuses
         govern.cli.run()
-    """)], stdout=open("/dev/full", "w"), stderr=subprocess.PIPE, text=True, timeout=120, env=_BUFFERED)
-    assert result.returncode == 120
-    assert "the output could not be written" in result.stderr and "No space left" in result.stderr
+    """)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120, env=_BUFFERED)
+    assert result.returncode == 1
+    assert result.stdout == "written first\nthen the refusal\n"
 
 
 def test_the_console_script_is_the_program_and_python_m_govern_ends_as_usual(tmp_path):
-    import tomllib
     from pathlib import Path
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
 
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
     assert pyproject["project"]["scripts"]["govern"] == "govern.cli:run"
@@ -176,3 +200,28 @@ def test_the_console_script_is_the_program_and_python_m_govern_ends_as_usual(tmp
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("govern, version ")
     assert profile.stat().st_size > 0
+
+
+def test_ctrl_c_while_the_program_ends_ends_it_at_once():
+    # A thread that is no daemon is waited for as the program ends; Ctrl-C arrives meanwhile. (The handler is
+    # installed here: a process started in the background has SIGINT ignored.)
+    result = _python("""
+        import os, signal, sys, threading, time
+        import govern.cli
+
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+        def interrupts():
+            time.sleep(0.5)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(60)
+
+        def starts(**options):
+            threading.Thread(target=interrupts).start()
+            raise SystemExit(0)
+
+        govern.cli.cli = starts
+        govern.cli.run()
+    """)
+    assert result.returncode == 130
+    assert "Traceback" not in result.stderr
