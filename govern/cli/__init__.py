@@ -87,7 +87,7 @@ def run() -> None:
 
     What a command kept for the end (govern.process.keep_until_exit), and whatever else is left, goes back to the
     operating system with the process: interpreter shutdown would free it object by object, which after reading
-    a large source costs more than the rest of the ending (7% of `govern extract` of 10,000 types). Before the
+    a large source costs more than the rest of the ending (about 5% of `govern extract` of 10,000 types). Before the
     process ends, what shutdown does besides is done, in the interpreter's order: a `sys.exit` message after the
     output written before it, waiting for threads that are not daemons, the exit handlers (the standard
     library's: temporary files, logging), flushing the output. An output whose reader went away
