@@ -58,8 +58,8 @@ def keep_until_exit(*values) -> None:
     freeing them (see govern.cli.run); elsewhere nothing.
 
     Reading a large source fills tables of hundreds of thousands of small objects (the converter's, see
-    Converter.tables), and freeing them visits every one: with 10,000 types that took about 5% of `govern extract`, for
-    memory the process gives back to the operating system a moment later anyway. (A compiler's driver leaves its
+    Converter.tables), and freeing them visits every one: with 10,000 types that took about 5% of `govern extract`,
+    for memory the process gives back to the operating system a moment later anyway. (A compiler's driver leaves its
     syntax tree to the operating system for the same reason.) But memory freed in the middle of a command is
     reused by what follows, so keeping raises the peak: the parsed document is freed as before (kept, it cost a
     fifth more memory for little time), and only a command that reads each source once and then writes what it

@@ -223,8 +223,8 @@ class Converter:
 
     def tables(self) -> tuple:
         """The tables the conversion filled, of no use once the graph is made: for a large source, hundreds of
-        thousands of entries (see govern.process.keep_until_exit). Not the schemas it read, which later work may
-        as well reuse the memory of."""
+        thousands of entries (see govern.process.keep_until_exit). Not the schemas it read: the work that follows
+        reuses their memory once they are freed."""
         return (self.types, self._texts, self._text_properties, self._properties, self._leaves, self._refs,
                 self._registered, self._variants, self._shapes)
 
