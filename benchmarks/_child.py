@@ -4,6 +4,7 @@
     python benchmarks/_child.py RESULT.json floor FILES...     (read, parse and SHA-256 every file)
     python benchmarks/_child.py RESULT.json records PROJECT    (read and parse every change record)
     python benchmarks/_child.py RESULT.json pairs PAIRS.json   (`govern diff OLD NEW` of every pair, each timed)
+    python benchmarks/_child.py RESULT.json compiled           (how many of govern's modules run compiled)
 
 Writes {"wall", "cpu", "peak"} to RESULT.json: seconds of wall clock and of CPU (user + system) of the
 measured part, and the growth of the resident set during it in bytes (peak resident size minus the size
@@ -142,6 +143,18 @@ def main() -> int:
         timed = _pairs(args[0])
         with open(result_path, "w", encoding="utf-8") as handle:
             json.dump({"pairs": timed}, handle)
+        return 0
+    if kind == "compiled":
+        if os.environ.get("GOVERN_BENCH_CHECKOUT"):
+            _use_checkout(os.environ["GOVERN_BENCH_CHECKOUT"])
+        try:
+            from govern.compiled import summary
+        except ImportError:  # a checkout from before govern compiled any module
+            text = "no module compiled (this checkout has none to compile)"
+        else:
+            text = summary()
+        with open(result_path, "w", encoding="utf-8") as handle:
+            json.dump({"summary": text}, handle)
         return 0
     if kind == "govern":
         task = _govern(args)

@@ -97,6 +97,7 @@ class Harness:
     cache: Path
     rows: list[Row] = field(default_factory=list)
     targets: list[Target] = field(default_factory=list)
+    compiled: str = ""  # how many of govern's modules run compiled (see compiled_summary)
 
     # --- running ---------------------------------------------------------------------------------------
 
@@ -110,6 +111,17 @@ class Harness:
                 raise SystemExit(f"benchmark run failed: {kind} {' '.join(args)}\n{completed.stderr}")
             data = json.loads(result.read_text())
         return Measure(data["wall"], data["cpu"], data["peak"])
+
+    def compiled_summary(self) -> str:
+        """How many of the measured govern's modules run compiled (see govern/compiled.py), as its children see it."""
+        with tempfile.TemporaryDirectory() as folder:
+            result = Path(folder) / "result.json"
+            env = dict(os.environ, GOVERN_BENCH_CHECKOUT=str(self.govern_dir))
+            completed = subprocess.run([self.python, str(HERE / "_child.py"), str(result), "compiled"], env=env,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if completed.returncode != 0:
+                raise SystemExit(f"benchmark run failed: compiled\n{completed.stderr}")
+            return json.loads(result.read_text())["summary"]
 
     def run_pairs(self, listing: Path, cwd: Path) -> list[dict]:
         with tempfile.TemporaryDirectory() as folder:
@@ -486,7 +498,8 @@ def write_json_report(harness: Harness, path: Path, options) -> None:
                     "processor": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
                     "load": os.getloadavg()},
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "govern": str(harness.govern_dir), "quick": options.quick, "repeat": harness.repeat,
+        "govern": str(harness.govern_dir), "compiled": harness.compiled, "quick": options.quick,
+        "repeat": harness.repeat,
         "rows": [{"case": r.case, "size": r.size, "input_bytes": r.input_bytes,
                   "govern": vars(r.govern), "floor": vars(r.floor) if r.floor else None, "ratio": r.ratio,
                   "notes": r.notes} for r in harness.rows],
@@ -513,8 +526,13 @@ def main() -> int:
     type_sizes = [100, 1000] if options.quick else [100, 1000, 10000]
     history_sizes = [(1, 10), (10, 100)] if options.quick else [(1, 10), (10, 100), (100, 1000)]
     groups = options.only or ["types", "hostile", "records", "github", "pairs", "startup"]
-    print(f"govern at {harness.govern_dir}; {harness.repeat} runs per figure; load average "
+    harness.compiled = compiled = harness.compiled_summary()
+    print(f"govern at {harness.govern_dir} ({compiled}); {harness.repeat} runs per figure; load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cpus", flush=True)
+    counts = compiled.split()[:3]  # "11 of 11 modules compiled" (a checkout from before has nothing to compile)
+    if len(counts) == 3 and counts[0].isdigit() and counts[0] != counts[2]:
+        print("  note: figures of modules run from their Python source; `pip install -e .` where a C compiler is at "
+              "hand compiles them (see the README)", flush=True)
     if "types" in groups:
         bench_types(harness, type_sizes)
     if "hostile" in groups:

@@ -58,8 +58,18 @@ def _module_exists(module_name: str) -> bool:
     return importlib.util.find_spec(module_name) is not None
 
 
+def _print_version(context: click.Context, _parameter: click.Parameter, value: bool) -> None:
+    if not value or context.resilient_parsing:
+        return
+    from govern.compiled import summary
+
+    click.echo(f"govern, version {__version__} ({summary()})")
+    context.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="govern")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version, and how many of its modules run compiled, and exit.")
 def cli() -> None:
     """Govern changes to persisted schemas.
 

@@ -222,8 +222,9 @@ def type_digests(types: Mapping[str, NamedType], domain: str,
             targets = None if earlier is None else {key: [keys[position] for position in successors[number[key]]]
                                                     for key in component}
             digests.update(_component_digests(component, types, settled, canonical, memo, targets, earlier, record))
-    # `digest_of` calls itself: dropping it breaks that cycle, so the memo is freed on return.
-    digest_of = None  # type: ignore[assignment]
+    # `digest_of` calls itself: dropping it breaks that cycle, so the memo is freed on return. (Compiled, the
+    # functions made here share one frame of their variables, which holds each of them: both are dropped.)
+    digest_of = settled = None  # type: ignore[assignment]
     return {key: digests[canonical[key]] for key in sorted(canonical)}
 
 
@@ -666,9 +667,10 @@ class _Rounds:
 
         def close() -> None:
             """Break the cycle of the compiler's functions (each calls the other), so the compiled component is
-            freed as soon as it is dropped rather than at the collector's next full run."""
-            nonlocal compile_, marked
-            compile_ = marked = None  # type: ignore[assignment]
+            freed as soon as it is dropped rather than at the collector's next full run. (Compiled, the functions
+            share one frame of their variables, which holds each function another one uses: `slot` too.)"""
+            nonlocal compile_, marked, slot
+            compile_ = marked = slot = None  # type: ignore[assignment]
             index.clear()
             templates.clear()
             entries.clear()

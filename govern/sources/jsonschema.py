@@ -1253,15 +1253,18 @@ def _plan(node: Node, positions: dict[int, int]) -> Callable[[Any], Node] | None
         operands = [(operand, _plan(operand, positions)) for operand in node.operands]
         if all(plan is None for _, plan in operands):
             return None
-
-        def rebuilt(made: Any) -> tuple:
-            return tuple([operand if plan is None else plan(made) for operand, plan in operands])
         if kind is Intersection:
             written = node.positions
-            return lambda made: Intersection(rebuilt(made), written)
+            return lambda made: Intersection(_rebuilt_operands(operands, made), written)
         keyword, names = node.keyword, node.names
-        return lambda made: Applicator(keyword, rebuilt(made), names)
+        return lambda made: Applicator(keyword, _rebuilt_operands(operands, made), names)
     raise TypeError(f"no node kind {kind.__name__}")  # pragma: no cover - the node set is closed
+
+
+def _rebuilt_operands(operands: list[tuple[Node, Callable[[Any], Node] | None]], made: Any) -> tuple:
+    # (a function of the module, not one made beside the plans that call it: compiled, the plans' shared frame
+    # would hold it, and it that frame, a cycle that only the collector frees)
+    return tuple([operand if plan is None else plan(made) for operand, plan in operands])
 
 
 def _all_strings(values: list) -> bool:

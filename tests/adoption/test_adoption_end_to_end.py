@@ -19,8 +19,10 @@ DRIVER = f'"{sys.executable}" -m govern merge-generated %O %A %B %P'
 
 
 def pre_commit_hooks(app: App, home: Path) -> subprocess.CompletedProcess:
-    """Every hook of this repository, installed by pre-commit from the local checkout (one install)."""
-    environment = {**git_environment(), "PRE_COMMIT_HOME": str(home),
+    """Every hook of this repository, installed by pre-commit from the local checkout (one install). That
+    installation keeps the Python source (GOVERN_NO_COMPILE): compiling would add a minute to this test and prove
+    nothing the rest of the suite does not."""
+    environment = {**git_environment(), "PRE_COMMIT_HOME": str(home), "GOVERN_NO_COMPILE": "1",
                    "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(REPO_ROOT), "--all-files"],
                           cwd=app.root, env=environment, capture_output=True, text=True)

@@ -33,11 +33,15 @@ def run_verify_step(app: App, tmp_path: Path, base: str) -> tuple[subprocess.Com
 def test_the_action_declares_its_inputs_and_runs_verify_in_three_formats() -> None:
     declared = action()
     assert declared["runs"]["using"] == "composite"
-    assert set(declared["inputs"]) == {"python-version", "working-directory", "base", "language", "upload-sarif"}
+    assert set(declared["inputs"]) == {"python-version", "working-directory", "base", "language", "upload-sarif",
+                                       "compile"}
     steps = declared["runs"]["steps"]
     assert steps[0]["uses"].startswith("actions/setup-python@")
     assert steps[0]["with"]["python-version"] == "${{ inputs.python-version }}"
     assert '"$GITHUB_ACTION_PATH"' in steps[1]["run"]  # installs govern from the action itself
+    # ... keeping its Python source unless asked to compile (a minute more per run, see the README)
+    assert declared["inputs"]["compile"]["default"] == "false"
+    assert steps[1]["env"]["GOVERN_NO_COMPILE"] == "${{ inputs.compile == 'true' && '' || '1' }}"
     assert steps[2]["working-directory"] == "${{ inputs.working-directory }}"
     assert steps[3]["uses"].startswith("github/codeql-action/upload-sarif@") and "always()" in steps[3]["if"]
 

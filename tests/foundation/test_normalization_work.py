@@ -971,3 +971,32 @@ def test_a_reference_named_like_a_keyword_refuses_no_shape(tmp_path, monkeypatch
     assert made and all(template is not None for template in made)
     monkeypatch.undo()
     assert _load(tmp_path, document).types == graph.types
+
+
+def test_reading_a_source_leaves_no_reference_cycles_behind(tmp_path):
+    # What reading makes is freed by reference counting once the graph is dropped, not at the collector's next
+    # full run (which a long command may never reach), also where the reader's functions are compiled, which gives
+    # the functions made in one call a shared frame: templates of every shape (an intersection and an applicator
+    # of a reference, an array, a union and an object holding one) are made and used.
+    import gc
+
+    types = {f"T{i}": {"type": "object", "properties": {
+        "all": {"allOf": [{"$ref": f"#/$defs/T{(i + 1) % 12}"}, {"required": ["x"]}]},
+        "not": {"not": {"$ref": f"#/$defs/T{(i + 2) % 12}"}},
+        "list": {"type": "array", "items": {"$ref": f"#/$defs/T{(i + 3) % 12}"}},
+        "maybe": {"anyOf": [{"$ref": f"#/$defs/T{(i + 4) % 12}"}, {"type": "null"}]},
+        "inline": {"type": "object", "properties": {"to": {"$ref": f"#/$defs/T{(i + 5) % 12}"}}},
+    }} for i in range(12)}
+    document = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": types, "$ref": "#/$defs/T0"}
+
+    def read() -> None:
+        graph = _load(tmp_path, document)
+        assert graph.digests
+    read()  # (what a first reading imports and caches stays)
+    gc.collect()
+    gc.disable()
+    try:
+        read()
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
