@@ -29,6 +29,12 @@ pytestmark = pytest.mark.skipif(_compiler() is None and not os.environ.get("GOVE
                                 reason="no C compiler on this machine")
 
 
+@pytest.fixture(autouse=True)
+def _finder_decides(monkeypatch):
+    # (the suite also runs with every module asked to run its source: these finders are asked about their own)
+    monkeypatch.delenv("GOVERN_PURE_PYTHON", raising=False)
+
+
 @pytest.fixture()
 def project(tmp_path: Path) -> Path:
     """setup.py and govern/compiled.py as they are, listing two small modules of an otherwise empty package."""

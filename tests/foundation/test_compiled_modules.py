@@ -223,6 +223,7 @@ def test_installing_the_finder_twice_for_one_folder_installs_it_once(monkeypatch
 def test_a_linked_package_folder_of_another_name_is_still_its_package(tmp_path, monkeypatch):
     # A package installed as a link to a folder named otherwise (govern -> govern-1.0) is found by the package's
     # name, not the folder's: an edited source still runs instead of its extension.
+    monkeypatch.delenv(PURE_PYTHON_VARIABLE, raising=False)
     package = FakePackage(tmp_path / "real")
     package.record(*package.modules)
     package.folder.rename(tmp_path / "real" / "fakepkg-1.0")
