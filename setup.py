@@ -57,6 +57,8 @@ class OptionalBuildExt(build_ext):
             except Exception as error:  # any failure of the toolchain: the sources run instead
                 _say(f"compiling failed ({error}): installing the Python source only")
                 self.built = []
+        # What the build made, for the outputs an installation collects (a strict editable one links each).
+        self.extensions = [extension for extension in self.extensions if extension.name in self.built]
         self._write_manifest()
 
     def _translate(self, extensions: list[Extension]) -> list[Extension]:
@@ -71,7 +73,9 @@ class OptionalBuildExt(build_ext):
                    for extension in extensions}
 
         def translated(batch: list[Extension]) -> list[Extension]:
-            return cythonize(batch, build_dir=os.path.join("build", "cython"), force=True, quiet=True,
+            # (the C files under this build's own temporary folder: builds for other interpreters, or at the same
+            # time, write theirs elsewhere)
+            return cythonize(batch, build_dir=os.path.join(self.build_temp, "cython"), force=True, quiet=True,
                              nthreads=self.parallel if len(batch) > 1 else 0, compiler_directives=CYTHON_DIRECTIVES)
         try:
             results = translated(extensions)
@@ -96,6 +100,9 @@ class OptionalBuildExt(build_ext):
             super().build_extension(extension)
         except Exception as error:  # this module's source runs instead
             _say(f"{extension.name} not compiled ({error}): its Python source runs instead")
+            left = self.get_ext_fullpath(extension.name)  # (an earlier build's, which no package should carry)
+            if os.path.exists(left):
+                os.remove(left)
             return
         self.built.append(extension.name)
 
@@ -109,7 +116,8 @@ class OptionalBuildExt(build_ext):
 
     def _manifest_files(self) -> tuple[str, str]:
         """The build record where the build puts it, and where an in-place build copies it."""
-        name = COMPILED["manifest_name"]()
+        # (named by the suffix of the extensions built, which is the suffix their interpreter imports first)
+        name = COMPILED["manifest_name"](self.get_ext_filename("x")[1:])
         package_folder = self.get_finalized_command("build_py").get_package_dir(COMPILED["PACKAGE"])
         return os.path.join(self.build_lib, COMPILED["PACKAGE"], name), os.path.join(package_folder, name)
 

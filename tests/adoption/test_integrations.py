@@ -41,7 +41,8 @@ def test_the_action_declares_its_inputs_and_runs_verify_in_three_formats() -> No
     assert '"$GITHUB_ACTION_PATH"' in steps[1]["run"]  # installs govern from the action itself
     # ... keeping its Python source unless asked to compile (a minute more per run, see the README)
     assert declared["inputs"]["compile"]["default"] == "false"
-    assert steps[1]["env"]["GOVERN_NO_COMPILE"] == "${{ inputs.compile == 'true' && '' || '1' }}"
+    # (GitHub's `a && b || c` gives c whenever b is falsy, as '' is: '0' is a true string that means not set)
+    assert steps[1]["env"]["GOVERN_NO_COMPILE"] == "${{ inputs.compile == 'true' && '0' || '1' }}"
     assert steps[2]["working-directory"] == "${{ inputs.working-directory }}"
     assert steps[3]["uses"].startswith("github/codeql-action/upload-sarif@") and "always()" in steps[3]["if"]
 
