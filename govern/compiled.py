@@ -7,10 +7,11 @@ of reading, hashing and comparing large sources goes. Where no compiler is at ha
 Python source alone, which gives the same results, more slowly.
 
 Python imports an extension in preference to the source beside it, also after that source was edited (a
-checkout installed for development, then changed). So the build records the SHA-256 of each source it
-compiled (see `manifest_name`, in the package's folder), and the finder installed by `install` imports the source
-instead whenever the extension was not built from the source as it is now, or when the environment sets
-PURE_PYTHON_VARIABLE (to compare the two, or to rule the extensions out).
+checkout installed for development, then changed). So the build records, for each extension it built, the SHA-256
+of the source it translated, the extension's file name and its size (see `manifest_name`, in the package's
+folder), and the finder installed by `install` imports the source instead whenever the extension was not built
+from the source as it is now, or when the environment sets PURE_PYTHON_VARIABLE (to compare the two, or to rule
+the extensions out).
 
 A listed module recurses only over structures of bounded depth (documents the reader accepted, nodes made from
 them, at most 128 levels): compiled, its calls do not count towards Python's recursion limit and each takes more
@@ -60,6 +61,7 @@ def manifest_name(suffix: str = EXTENSION_SUFFIXES[0]) -> str:
 def is_set(variable: str) -> bool:
     """Whether an environment variable is set to something other than empty, 0, false or no."""
     return os.environ.get(variable, "").strip().lower() not in ("", "0", "false", "no")
+
 
 # Why a module runs as it does (see `status`).
 COMPILED = "compiled"
