@@ -163,11 +163,16 @@ class SourceUnlessCurrent:
         if located is None:
             return None
         source, extension = located
-        reason = choose(name, source, extension, self.manifest() if extension else {}, is_set(PURE_PYTHON_VARIABLE))
-        self.chosen[name] = reason
+        reason = self.chosen[name] = self.reason(name)
         if reason == COMPILED or extension is None:
             return None  # the usual import: the extension, or the source when there is none
         return spec_from_file_location(name, source)
+
+    def reason(self, name: str) -> str:
+        """Why one of this folder's compiled modules runs as it would if imported now (see `choose`)."""
+        located = self.locate(name)
+        source, extension = located if located is not None else ("", None)
+        return choose(name, source, extension, self.manifest() if extension else {}, is_set(PURE_PYTHON_VARIABLE))
 
 
 def install(package_folder: str, package: str = PACKAGE) -> SourceUnlessCurrent:
@@ -183,16 +188,11 @@ def install(package_folder: str, package: str = PACKAGE) -> SourceUnlessCurrent:
 
 def summary() -> str:
     """How many compiled modules of the govern that is running run compiled, without importing them (`govern
-    --version` says it): "12 of 12 modules compiled", and why the others run their source."""
+    --version` says it): "11 of 11 modules compiled", and why the others run their source."""
     import govern
 
     finder = install(os.path.dirname(govern.__file__))
-    pure = is_set(PURE_PYTHON_VARIABLE)
-    reasons = []
-    for name in COMPILED_MODULES:
-        located = finder.locate(name)
-        source, extension = located if located is not None else ("", None)
-        reasons.append(choose(name, source, extension, finder.manifest() if extension else {}, pure))
+    reasons = [finder.reason(name) for name in COMPILED_MODULES]
     text = f"{reasons.count(COMPILED)} of {len(COMPILED_MODULES)} modules compiled"
     others = sorted(set(reasons) - {COMPILED})
     return text + "".join(f"; {count} {'runs its' if count == 1 else 'run their'} {reason}"
@@ -209,9 +209,4 @@ def status() -> dict[str, str]:
     finder = install(os.path.dirname(govern.__file__))
     for name in COMPILED_MODULES:
         importlib.import_module(name)
-        if name not in finder.chosen:  # imported before the finder was installed: say what it is
-            located = finder.locate(name)
-            extension = None if located is None else located[1]
-            loaded = getattr(sys.modules[name], "__file__", "") or ""
-            finder.chosen[name] = COMPILED if extension and loaded == extension else SOURCE_NOT_BUILT
     return {name: finder.chosen[name] for name in COMPILED_MODULES}
