@@ -7,7 +7,9 @@ For every case the same inputs are timed two ways, alternately, each run in a fr
 the same files with the standard library; for the record cases the floor reads and parses every change
 record (front matter is YAML, which the standard library cannot parse, so it uses govern's record reader). Figures are medians of the runs; ratios compare CPU seconds
 (user + system) of the measured parts, which a machine shared with other work disturbs far less than wall
-clock. Peak memory is the growth of the resident set during the command.
+clock. Peak memory is the growth of the resident set during the command. Figures that a target compares with
+each other (a case's sizes, for the growth target; `diff` and `diff --witness`) are taken in turns, round after
+round, so that a host whose speed drifts slows each of them alike.
 
 Cases: `extract` of generated schemas with many named types, acyclic and one large recursive component;
 `diff` between such a schema and its next release, and the same with `--witness`; `diff` of hostile shapes whose
@@ -40,6 +42,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parent
@@ -90,6 +93,20 @@ class Target:
 
 
 @dataclass
+class Step:
+    """One case at one size: the govern command's arguments and folder, what its floor reads (`floor_files`, or
+    another kind of floor run and its arguments), and what to do before each govern run."""
+    case: str
+    size: str
+    args: list[str]
+    floor_files: list[Path]
+    cwd: Path
+    prepare: Callable[[], None] | None = None
+    notes: str = ""
+    floor: tuple[str, list[str]] | None = None
+
+
+@dataclass
 class Harness:
     python: str
     govern_dir: Path
@@ -137,19 +154,37 @@ class Harness:
                 prepare=None, notes: str = "", floor: tuple[str, list[str]] | None = None) -> Row:
         """Median of `repeat` runs of `govern ARGS` and of the floor, alternating. The floor reads, parses and
         hashes `floor_files`, unless `floor` names another kind of floor run and its arguments."""
-        floor_kind, floor_args = floor or ("floor", [str(path) for path in floor_files])
-        runs, floors = [], []
+        return self.measure_together([Step(case, size, args, floor_files, cwd, prepare, notes, floor)])[0]
+
+    def measure_together(self, steps: list[Step]) -> list[Row]:
+        """Figures that targets compare with each other (a case at its sizes; `diff` and `diff --witness`), taken
+        in turns: each of `repeat` rounds runs every step once (its govern run followed by its floor), and each
+        step's figures are the medians of its runs.
+
+        Taken one after the other, a step would be timed minutes after the one it is compared with, and a host
+        whose speed drifts meanwhile (a VM's neighbours) would show as growth or overhead; taken in turns, a
+        slow stretch falls on each step alike."""
+        if len(steps) > 1:
+            print(f"  ({len(steps)} figures taken in turns, {self.repeat} rounds)", flush=True)
+        runs: list[list[Measure]] = [[] for _ in steps]
+        floors: list[list[Measure]] = [[] for _ in steps]
         for _ in range(self.repeat):
-            if prepare is not None:
-                prepare()
-            runs.append(self._child("govern", args, cwd))
-            floors.append(self._child(floor_kind, floor_args, cwd))
-        row = Row(case, size, _median(runs), _median(floors), sum(path.stat().st_size for path in floor_files), notes)
-        self.rows.append(row)
-        print(f"  {case:<28} {size:<22} {_seconds(row.govern.cpu):>9} cpu {_seconds(row.govern.wall):>9} wall  "
-              f"floor {_seconds(row.floor.cpu):>9}  ratio {row.ratio:6.1f}x  peak {_megabytes(row.govern.peak)}",
-              flush=True)
-        return row
+            for step, govern_runs, floor_runs in zip(steps, runs, floors):
+                floor_kind, floor_args = step.floor or ("floor", [str(path) for path in step.floor_files])
+                if step.prepare is not None:
+                    step.prepare()
+                govern_runs.append(self._child("govern", step.args, step.cwd))
+                floor_runs.append(self._child(floor_kind, floor_args, step.cwd))
+        rows = [Row(step.case, step.size, _median(govern_runs), _median(floor_runs),
+                    sum(path.stat().st_size for path in step.floor_files), step.notes)
+                for step, govern_runs, floor_runs in zip(steps, runs, floors)]
+        self.rows += rows
+        cases = list(dict.fromkeys(row.case for row in rows))
+        for row in sorted(rows, key=lambda row: cases.index(row.case)):  # a case's sizes together, in their order
+            print(f"  {row.case:<28} {row.size:<22} {_seconds(row.govern.cpu):>9} cpu {_seconds(row.govern.wall):>9} wall  "
+                  f"floor {_seconds(row.floor.cpu):>9}  ratio {row.ratio:6.1f}x  peak {_megabytes(row.govern.peak)}",
+                  flush=True)
+        return rows
 
     def process(self, args: list[str], cwd: Path) -> float:
         """Median CPU seconds (user + system) of a whole process, start-up included, with the installed govern.
@@ -195,6 +230,7 @@ def bench_types(harness: Harness, sizes: list[int]) -> None:
     print("extract and diff of generated schemas (one root; diff against its baseline record)", flush=True)
     for recursive in (False, True):
         label = "recursive" if recursive else "acyclic"
+        steps = []
         for size in sizes:
             folder = harness.cache / f"types-{label}-{size}"
             if not (folder / ".complete").is_file():
@@ -205,11 +241,12 @@ def bench_types(harness: Harness, sizes: list[int]) -> None:
             source = folder / "schemas" / "bench.schema.json"
             snapshot = next((folder / "records").glob("*.schema.json"))
             generated = folder / "schemas" / "inventory.json"
-            harness.measure(f"extract {label}", f"{size} types", ["extract"], [source], folder,
-                            prepare=lambda generated=generated: generated.unlink(missing_ok=True))
-            harness.measure(f"diff {label}", f"{size} types", ["diff", "--format", "json"], [snapshot, source], folder)
-            harness.measure(f"witness {label}", f"{size} types", ["diff", "--format", "json", "--witness"],
-                            [snapshot, source], folder)
+            steps += [Step(f"extract {label}", f"{size} types", ["extract"], [source], folder,
+                           prepare=lambda generated=generated: generated.unlink(missing_ok=True)),
+                      Step(f"diff {label}", f"{size} types", ["diff", "--format", "json"], [snapshot, source], folder),
+                      Step(f"witness {label}", f"{size} types", ["diff", "--format", "json", "--witness"],
+                           [snapshot, source], folder)]
+        harness.measure_together(steps)
 
 
 HOSTILE_CASES = ("diff retargeted", "diff content-model ring", "diff many roots", "diff many patterns")
@@ -246,6 +283,7 @@ def bench_hostile(harness: Harness, sizes: list[int]) -> None:
               HOSTILE_CASES[2]: (many_roots, ["--roots", "all"], "many", "types"),
               HOSTILE_CASES[3]: (many_patterns, [], "patterns", "patterns, names")}
     for case, (make, options, slug, unit) in shapes.items():
+        steps = []
         for size in sizes:
             folder = harness.cache / f"hostile-{slug}-{size}"
             old, new = folder / "old.json", folder / "new.json"
@@ -255,8 +293,9 @@ def bench_hostile(harness: Harness, sizes: list[int]) -> None:
                 generators.write_json(old, before)
                 generators.write_json(new, after)
                 (folder / ".complete").write_text("", encoding="utf-8")
-            harness.measure(case, f"{size} {unit}", ["diff", "--format", "json", *options, old.name, new.name],
-                            [old, new], folder)
+            steps.append(Step(case, f"{size} {unit}", ["diff", "--format", "json", *options, old.name, new.name], [old, new],
+                              folder))
+        harness.measure_together(steps)
 
 
 def _history(harness: Harness, roots: int, records: int) -> Path:
@@ -270,26 +309,30 @@ def _history(harness: Harness, roots: int, records: int) -> Path:
 
 def bench_records(harness: Harness, sizes: list[tuple[int, int]]) -> None:
     print("verify and record new over histories of change records", flush=True)
-    for roots, records in sizes:
-        folder = _history(harness, roots, records)
-        record_files = sorted((folder / "records").iterdir())
-        harness.measure("verify", f"{records} records/{roots} roots", ["verify"], record_files, folder,
-                        floor=("records", [str(folder)]), notes="floor: reading and parsing every record")
-        with tempfile.TemporaryDirectory() as scratch:
-            work = Path(scratch) / "project"
+    verify, record_new = [], []
+    with tempfile.TemporaryDirectory() as scratch:
+        prose = Path(scratch) / "prose.yaml"
+        prose.write_text(json.dumps(generators.PROSE), encoding="utf-8")
+        for roots, records in sizes:
+            folder = _history(harness, roots, records)
+            record_files = sorted((folder / "records").iterdir())
+            verify.append(Step("verify", f"{records} records/{roots} roots", ["verify"], record_files, folder,
+                               floor=("records", [str(folder)]), notes="floor: reading and parsing every record"))
+            work = Path(scratch) / f"project-{roots}-{records}"
 
-            def fresh_copy() -> None:
+            def fresh_copy(folder: Path = folder, work: Path = work, roots: int = roots, records: int = records) -> None:
                 if work.exists():
                     shutil.rmtree(work)
                 shutil.copytree(folder, work)
                 generators.pending_change(work, roots, records)
 
-            prose = Path(scratch) / "prose.yaml"
-            prose.write_text(json.dumps(generators.PROSE), encoding="utf-8")
-            harness.measure("record new", f"{records} records/{roots} roots",
-                            ["record", "new", "bench-next", "--prose", str(prose), "--date", "2026-01-02"],
-                            record_files, work, prepare=fresh_copy, floor=("records", [str(folder)]),
-                            notes="in a fresh copy with one pending change; floor: reading and parsing every record")
+            record_new.append(Step("record new", f"{records} records/{roots} roots",
+                                   ["record", "new", "bench-next", "--prose", str(prose), "--date", "2026-01-02"],
+                                   record_files, work, prepare=fresh_copy, floor=("records", [str(folder)]),
+                                   notes="in a fresh copy with one pending change; floor: reading and parsing every "
+                                         "record"))
+        harness.measure_together(verify)
+        harness.measure_together(record_new)
 
 
 def bench_github(harness: Harness, cache: Path) -> Row | None:
