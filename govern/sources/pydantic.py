@@ -67,7 +67,7 @@ def import_models(spec: str, project_root: Path | None, pythonpath: tuple[str, .
         from pydantic import BaseModel
     except ImportError:  # pragma: no cover - pydantic is a dependency
         raise InputError(Problem(spec, "needs pydantic, which is not installed")) from None
-    module = run_project_code(spec, "cannot be imported", lambda: importlib.import_module(module_name))
+    module = run_project_code(spec, "cannot be imported", lambda: _import_without_bytecode(module_name))
     if model_name:
         model = getattr(module, model_name, None)
         if not (isinstance(model, type) and issubclass(model, BaseModel)):
@@ -168,6 +168,21 @@ def imported_from(module_name: str, project_root: Path | None) -> str:
 def _location(converter: Converter, document, reference: dict) -> str:
     pointer = reference["$ref"][1:]
     return converter.named_at(document, pointer)
+
+
+def _import_without_bytecode(module_name: str) -> Any:
+    """Import the project's module without writing bytecode beside its source.
+
+    govern reads a project, it does not change it: a `__pycache__` folder left in the project would show in
+    `git status` and in a merge (a binary file that conflicts). And a source edited again within the same second,
+    to the same size, would be read back from the bytecode written of its earlier text (Python tells them apart
+    by modification time in whole seconds and by size), so the models compared would not be the ones on disk."""
+    writes = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        sys.dont_write_bytecode = writes
 
 
 def run_project_code(spec: str, what: str, call: Callable[[], Any]) -> Any:

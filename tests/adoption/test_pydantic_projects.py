@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
 
 from tests.adoption.conftest import EVENTS_MODULE, App, english_prose, make_app
@@ -92,3 +94,21 @@ def test_a_serialization_alias_changes_what_writers_emit_and_is_a_version_bump(a
     assert sorted((f["id"], f.get("root", f["path"])) for f in verify["findings"]) == [
         ("generated-stale", "schemas/catalog.md"), ("generated-stale", "schemas/inventory.json"),
         ("unacknowledged-change", "events:OrderPlaced~serialization")]
+
+
+def test_reading_the_models_leaves_no_bytecode_in_the_project_and_reads_each_edit(app: App, monkeypatch) -> None:
+    # Python writes bytecode unless told otherwise; the suite may run either way, so this test says which.
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+    app.write("pyproject.toml", app.path("pyproject.toml").read_text() + CONFIGURATION.format(extra=""))
+    assert app.run("digests").exit_code == 0
+    assert list(app.root.rglob("__pycache__")) == []
+    # An edit of the same size within the same second: nothing stale was left to be read instead of it.
+    before = app.run("digests").output
+    edited = EVENTS_MODULE.replace("amount: int", "amount: str")
+    assert len(edited) == len(EVENTS_MODULE)
+    stamp = app.path("shop/events.py").stat().st_mtime_ns
+    app.write("shop/events.py", edited)
+    os.utime(app.path("shop/events.py"), ns=(stamp, stamp))
+    after = app.run("digests").output
+    assert "events:OrderPlaced" in before and before != after
+    assert sys.dont_write_bytecode is False  # restored after the import
