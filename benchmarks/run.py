@@ -572,7 +572,7 @@ def main() -> int:
     harness.compiled = compiled = harness.compiled_summary()
     print(f"govern at {harness.govern_dir} ({compiled}); {harness.repeat} runs per figure; load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cpus", flush=True)
-    counts = compiled.split()[:3]  # "11 of 11 modules compiled" (a checkout from before has nothing to compile)
+    counts = compiled.split()[:3]  # "12 of 12 modules compiled" (a checkout from before has nothing to compile)
     if len(counts) == 3 and counts[0].isdigit() and counts[0] != counts[2]:
         print("  note: figures of modules run from their Python source; `pip install -e .` where a C compiler is at "
               "hand compiles them (see the README)", flush=True)

@@ -106,6 +106,10 @@ class Side:
     # children, which without this would rehash every subtree once per level above it. The node is kept
     # with its digest so its id cannot be reused while the entry lives.
     _inline: dict[int, tuple[Node, str]] = field(default_factory=dict, repr=False, compare=False)
+    # The entries of the objects' properties hashed above, by the property's identity, with the property (see
+    # `form_text`): readers share a property wherever it recurs, and its entry is the same text
+    # wherever it stands on one side (the digests of its node are this side's, fixed).
+    _entries: dict[int, tuple] = field(default_factory=dict, repr=False, compare=False)
     # The JSON types of the nodes asked about, by identity likewise: a oneOf of n alternatives asks for the
     # types of every other alternative once per alternative it compares.
     # (References by their target's key.)
@@ -207,7 +211,7 @@ class Side:
         known = self._inline.get(id(node))
         if known is not None:
             return known[1]
-        digest = sha256_digest(DOMAINS[self.graph.inventory_format], form_text(node, self.digest))
+        digest = sha256_digest(DOMAINS[self.graph.inventory_format], form_text(node, self.digest, self._entries))
         self._inline[id(node)] = (node, digest)
         return digest
 

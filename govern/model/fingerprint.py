@@ -29,7 +29,7 @@ DOMAINS = {1: "govern/inventory/1", 2: "govern/inventory/2"}
 _RECURSION_PLACEHOLDER = "sha256:recursive"
 
 
-def form_text(node: Node, digest_of: Callable[[Node], str]) -> str:
+def form_text(node: Node, digest_of: Callable[[Node], str], entries: dict | None = None) -> str:
     """The canonical JSON text of the node's hash form: its own structure with every child replaced by the
     child's digest, as an object with ASCII keys (sorted) whose values are strings, booleans, integers and
     lists.
@@ -40,7 +40,12 @@ def form_text(node: Node, digest_of: Callable[[Node], str]) -> str:
     text is byte for byte what RFC 8785 gives for the form (tests compare it with the first build's
     dictionary form); digests are `sha256:<hex>`, so they are written between quotes without escaping.
     Each writer asks `digest_of` for the children in the order their digests stand in the text.
+
+    `entries`, a dictionary the caller keeps for one graph whose digests stay fixed, holds the properties'
+    entries of the objects written (see `_object_form`), so a property shared by many objects is written once.
     """
+    if entries is not None and node.__class__ is Object:
+        return _object_form(node, digest_of, entries)
     return _FORM_WRITERS[node.__class__](node, digest_of)
 
 

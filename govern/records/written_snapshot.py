@@ -176,6 +176,8 @@ class _Reader:
         # and one immutable object serves them all, as in the adapter (the key's node identity stays its own:
         # the property kept holds the node).
         self.properties: dict[tuple[str, int, bool], Property] = {}
+        # The same properties by (name, their schema's compact text, required), for small schemas (see `_object`).
+        self.by_text: dict[tuple[str, bytes, bool], Property] = {}
         self.dumps = compact_serializer()
 
     def node(self, schema: Any, depth: int) -> Node:
@@ -188,7 +190,11 @@ class _Reader:
         must make it decline wherever it stands."""
         if schema.__class__ is dict:
             # Only where reading it could not reach the depth limit (a small schema nests no deeper than
-            # _SMALL_NESTING levels): a shared node must be what reading it here gives.
+            # _SMALL_NESTING levels): a shared node must be what reading it here gives. A named type or an
+            # operand holding properties is read where it stands, as the adapter converts it (its text, as large
+            # as the type, seldom repeats, and writing it cost a sixth of reading the snapshot).
+            if depth < 2 and "properties" in schema:
+                return self._read(schema, depth)
             if depth < _SHARED_DEPTH and len(schema) <= _SMALL_KEYS and self.dumps is not None:
                 try:
                     key = self.dumps(schema)
@@ -280,6 +286,10 @@ class _Reader:
             raise _Decline  # a required name the object does not declare: how it counts depends on the content model
         properties = []
         shared, node, below = self.properties, self.node, depth + 1
+        # Where `node` would look a small schema up by its text (see there), a property is looked up by its name, its
+        # schema's text and whether it is required: most properties of a large snapshot recur, and a reference alone
+        # is its reference node (as `_read` makes it), without writing its text.
+        by_text = self.by_text if below < _SHARED_DEPTH and self.dumps is not None else None
         for name in sorted(declared):
             sub = declared[name]
             if sub.__class__ is dict and RESERVED in sub:
@@ -287,8 +297,32 @@ class _Reader:
                     raise _Decline
                 properties.append(Property(name, NEVER, False, True))
                 continue
-            child = node(sub, below)
             required_name = name in required_names
+            if by_text is not None and sub.__class__ is dict and len(sub) <= _SMALL_KEYS:
+                if len(sub) == 1 and "$ref" in sub:
+                    child = self._ref(sub["$ref"])
+                else:
+                    try:
+                        text = self.dumps(sub)
+                    except TypeError:  # orjson.JSONEncodeError: as `node` takes it
+                        text = None
+                    if text is not None and len(text) <= _SMALL_TEXT:
+                        prop = by_text.get((name, text, required_name))
+                        if prop is None:
+                            child = self.small.get(text)
+                            text = kept_text(text)
+                            if child is None:
+                                child = self.small[text] = self._read(sub, below)
+                            key = (name, id(child), required_name)
+                            prop = shared.get(key)
+                            if prop is None:
+                                prop = shared[key] = Property(name, child, required_name)
+                            by_text[(name, text, required_name)] = prop
+                        properties.append(prop)
+                        continue
+                    child = self._read(sub, below)  # (what `node` does with a larger schema, or one orjson refuses)
+            else:
+                child = node(sub, below)
             key = (name, id(child), required_name)
             prop = shared.get(key)
             if prop is None:
