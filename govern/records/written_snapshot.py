@@ -286,9 +286,11 @@ class _Reader:
             raise _Decline  # a required name the object does not declare: how it counts depends on the content model
         properties = []
         shared, node, below = self.properties, self.node, depth + 1
-        # Where `node` would look a small schema up by its text (see there), a property is looked up by its name, its
-        # schema's text and whether it is required: most properties of a large snapshot recur, and a reference alone
-        # is its reference node (as `_read` makes it), without writing its text.
+        # A small property schema (small as `node` counts it: within _SHARED_DEPTH, of few keys and a short text) is
+        # shared by its text, and its property is found by its name, that text and whether it is required: most
+        # properties of a large snapshot recur. A reference alone is its reference node (as `_read` makes it), found
+        # without writing its text. (Unlike `node` near the top, an object is shared here too: a property's inline
+        # object recurs across the types.)
         by_text = self.by_text if below < _SHARED_DEPTH and self.dumps is not None else None
         for name in sorted(declared):
             sub = declared[name]
