@@ -90,3 +90,17 @@ def test_the_inventory_writes_a_structure_alike_with_its_leaves_written_once(nod
     written: dict = {}
     twice = Object((Property("a", node, True), Property("b", node, False)), node)
     assert indented_json(structure(twice, written)) == indented_json(structure(twice))
+
+
+@settings(PROFILE)
+@given(node=nodes, other=nodes)
+def test_a_table_of_property_entries_writes_every_object_as_without_it(node, other):
+    # One table serves every object written with the same digests: a property shared by several objects (as
+    # readers share them) has its entry written once and read back from the table at each later object.
+    shared = Property("shared", other, True)
+    objects = [Object((shared,), node), Object((Property("a", node, False), shared), OPEN), node]
+    entries: dict = {}
+    for _ in range(2):
+        for written in objects:
+            assert form_text(written, _digest_of, entries) == form_text(written, _digest_of)
+    assert id(shared) in entries
