@@ -300,6 +300,7 @@ class _Reader:
                 properties.append(Property(name, NEVER, False, True))
                 continue
             required_name = name in required_names
+            text = None
             if by_text is not None and sub.__class__ is dict and len(sub) <= _SMALL_KEYS:
                 if len(sub) == 1 and "$ref" in sub:
                     child = self._ref(sub["$ref"])
@@ -307,28 +308,27 @@ class _Reader:
                     try:
                         text = self.dumps(sub)
                     except TypeError:  # orjson.JSONEncodeError: as `node` takes it
+                        pass
+                    if text is None or len(text) > _SMALL_TEXT:
                         text = None
-                    if text is not None and len(text) <= _SMALL_TEXT:
+                        child = self._read(sub, below)  # (what `node` does with a larger schema, or one orjson refuses)
+                    else:
                         prop = by_text.get((name, text, required_name))
-                        if prop is None:
-                            child = self.small.get(text)
-                            text = kept_text(text)
-                            if child is None:
-                                child = self.small[text] = self._read(sub, below)
-                            key = (name, id(child), required_name)
-                            prop = shared.get(key)
-                            if prop is None:
-                                prop = shared[key] = Property(name, child, required_name)
-                            by_text[(name, text, required_name)] = prop
-                        properties.append(prop)
-                        continue
-                    child = self._read(sub, below)  # (what `node` does with a larger schema, or one orjson refuses)
+                        if prop is not None:
+                            properties.append(prop)
+                            continue
+                        text = kept_text(text)
+                        child = self.small.get(text)
+                        if child is None:
+                            child = self.small[text] = self._read(sub, below)
             else:
                 child = node(sub, below)
             key = (name, id(child), required_name)
             prop = shared.get(key)
             if prop is None:
                 prop = shared[key] = Property(name, child, required_name)
+            if text is not None:
+                by_text[(name, text, required_name)] = prop
             properties.append(prop)
         patterns = schema.get("patternProperties", {})
         if patterns.__class__ is not dict:
