@@ -16,11 +16,9 @@ the extensions out).
 A listed module recurses only over structures of bounded depth (documents the reader accepted, nodes made from
 them, at most 128 levels): compiled, its calls do not count towards Python's recursion limit and each takes more
 of the C stack, so recursing without a bound would overflow the C stack where the source raises RecursionError.
-(`govern.model.canonical`, which writes any JSON value a caller hands it, is therefore not listed.) One
-recursion goes one level per named type: `guards_names` in `govern.classify.changes` follows a chain of unions
-and intersections that refer to one another, in the thread of a gigabyte of stack that classification runs in;
-the source stops there with RecursionError at about 300,000 types in one chain; compiled, the process would end
-on a C stack overflow past about two million (a source of a hundred megabytes or more).
+(`govern.model.canonical`, which writes any JSON value a caller hands it, is therefore not listed.) Chains of
+named types can be as long as the source: the question that follows them from one type to the next, whether an
+operand guards names (`guards_names` in `govern.classify.changes`), keeps a stack of its own instead of recursing.
 
 This module is read by setup.py on its own, so it imports nothing of govern's and only the standard library.
 """

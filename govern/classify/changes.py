@@ -419,15 +419,55 @@ def guards_names(side: "Side", node: Node) -> bool:
     """Whether an intersection operand rejects names the other operands declare or admit."""
     # Kept per node (a reference's answer by its target's key): every intersection naming a type asks again,
     # and unions of intersections of one chain of types reach each type along two routes per level
-    # (twenty levels asked a million times).
-    key = node.target if node.__class__ is Ref else id(node)
-    known = side._guards.get(key)
-    if known is None:
-        known = side._guards[key] = (node, _guards_names(side, node))
-    return known[1]
+    # (twenty levels asked a million times). A union or an intersection guards names when one of its alternatives
+    # or operands does, and a chain of them can be as long as the source: they are asked with a stack of their own,
+    # not by recursing, which took a frame per type (and compiled, C stack: see govern/compiled.py).
+    guards = side._guards
+    key = _guard_key(node)
+    known = guards.get(key)
+    if known is not None:
+        return known[1]
+    # Each frame: a node, its key, its own answer or the nodes that decide it, and how many of those said no.
+    frames = [[node, key, _own_guard(side, node), 0]]
+    asking = {key}
+    while frames:
+        frame = frames[-1]
+        deciding = frame[2]
+        if deciding.__class__ is bool:
+            answer = deciding
+        else:
+            position, answer, waiting = frame[3], False, None
+            while position < len(deciding):
+                child = deciding[position]
+                child_key = _guard_key(child)
+                found = guards.get(child_key)
+                if found is None and child_key not in asking:
+                    waiting = child
+                    break
+                if found is not None and found[1]:
+                    answer = True
+                    break
+                # It said no, or it is being asked already: a loop of in-place references (which readers refuse)
+                # adds nothing a node on the loop does not guard by itself.
+                position += 1
+            frame[3] = position
+            if waiting is not None:  # asked first, then this frame goes on from it
+                frames.append([waiting, child_key, _own_guard(side, waiting), 0])
+                asking.add(child_key)
+                continue
+        frames.pop()
+        asking.discard(frame[1])
+        guards[frame[1]] = (frame[0], answer)
+    return guards[key][1]
 
 
-def _guards_names(side: "Side", node: Node) -> bool:
+def _guard_key(node: Node) -> int | str:
+    return node.target if node.__class__ is Ref else id(node)
+
+
+def _own_guard(side: "Side", node: Node) -> "bool | tuple[Node, ...]":
+    """Whether a node guards names by itself, or the nodes that decide it: a union's alternatives, an intersection's
+    operands (it guards names when one of them does)."""
     node = side.resolve(node)
     if isinstance(node, Object):
         return content_model_name(node.additional) != "open" or restricts_names(node.constraints)
@@ -436,9 +476,9 @@ def _guards_names(side: "Side", node: Node) -> bool:
     if isinstance(node, Opaque):
         return restricts_names(node.constraints)
     if isinstance(node, Union):
-        return any(guards_names(side, alternative.node) for alternative in node.alternatives)
+        return tuple([alternative.node for alternative in node.alternatives])
     if isinstance(node, Intersection):
-        return any(guards_names(side, operand) for operand in node.operands)
+        return node.operands
     return False
 
 

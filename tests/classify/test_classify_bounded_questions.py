@@ -43,8 +43,8 @@ def _two_routes(levels: int, changed: bool, root: dict) -> dict:
 
 def test_whether_an_operand_guards_names_is_asked_once_per_type(tmp_path: Path, monkeypatch):
     asked = []
-    guards = changes._guards_names
-    monkeypatch.setattr(changes, "_guards_names", lambda side, node: asked.append(node) or guards(side, node))
+    guards = changes._own_guard
+    monkeypatch.setattr(changes, "_own_guard", lambda side, node: asked.append(node) or guards(side, node))
 
     def document(changed: bool) -> dict:
         root = {"allOf": [{"$ref": "#/$defs/T0"},
@@ -135,3 +135,90 @@ def test_one_applicator_beyond_those_named_is_told_in_the_singular(tmp_path: Pat
     assert change["text"]["en"].startswith("under 1 more applicator, then under not: ")
     # 33 `not`s: an odd number of reversals of a type change, which breaks both ways either way
     assert change["breaks"] == ["old-data-new-readers", "new-data-old-readers"]
+
+
+# Whether an intersection operand guards names, asked of a chain of types as long as the source: each level a
+# union or an intersection naming the next type. Asked by recursing, every level took a frame (the Python source
+# stopped with RecursionError; compiled, each took C stack, so a long enough chain would end the process).
+
+def _chain_side(levels: int, last, through_intersections: bool = False):
+    from govern.model.graph import TypeGraph
+    from govern.model.nodes import Alternative, Intersection, NamedType, Object, OPEN, Primitive, Ref, Union
+
+    types = {}
+    for index in range(levels):
+        following = Ref(f"T{index + 1}")
+        node = Intersection((Object((), OPEN), following)) if through_intersections and index % 2 \
+            else Union((Alternative(following), Alternative(Primitive("null"))))
+        types[f"T{index}"] = NamedType(f"T{index}", f"T{index}", node)
+    types[f"T{levels}"] = NamedType(f"T{levels}", f"T{levels}", last)
+    return changes.Side(TypeGraph("s", types, {}))
+
+
+def test_a_chain_of_types_as_long_as_the_source_is_asked_without_recursing():
+    from govern.model.nodes import NEVER, OPEN, Map, Object, Primitive, Ref
+
+    levels = 30_000  # (thirty times the interpreter's default recursion limit)
+    for last, guards in ((Object((), NEVER), True), (Map(Primitive("string")), True), (Object((), OPEN), False),
+                         (Primitive("string"), False)):
+        for through_intersections in (False, True):
+            side = _chain_side(levels, last, through_intersections)
+            assert changes.guards_names(side, Ref("T0")) is guards
+            # every type of the chain was answered on the way, and is answered from what was kept
+            assert all(side._guards[f"T{index}"][1] is guards for index in range(0, levels, 997))
+
+
+def _guards_by_definition(side, node) -> bool:
+    """What guarding names means, written as the recursion it is (for small graphs)."""
+    from govern.model.nodes import Intersection, Map, Object, Opaque, Union
+
+    node = side.resolve(node)
+    if isinstance(node, Object):
+        return changes.content_model_name(node.additional) != "open" or changes.restricts_names(node.constraints)
+    if isinstance(node, Map):
+        return True
+    if isinstance(node, Opaque):
+        return changes.restricts_names(node.constraints)
+    if isinstance(node, Union):
+        return any(_guards_by_definition(side, alternative.node) for alternative in node.alternatives)
+    if isinstance(node, Intersection):
+        return any(_guards_by_definition(side, operand) for operand in node.operands)
+    return False
+
+
+def test_every_node_is_answered_as_the_definition_says():
+    """Graphs of unions and intersections over one another and over leaves that guard names or not, without loops
+    of in-place references (readers refuse those): every node asked, in every order, as the recursion answers."""
+    import random
+
+    from govern.model.graph import TypeGraph
+    from govern.model.nodes import (
+        NEVER, OPEN, Alternative, Intersection, Map, NamedType, Object, Opaque, Primitive, Ref, Union,
+    )
+
+    leaves = [Object((), NEVER), Object((), OPEN), Map(Primitive("string")), Primitive("integer"), OPEN,
+              Opaque((("propertyNames", '{"maxLength":3}'),)), Object((), OPEN, (), (("propertyNames", "{}"),))]
+    for seed in range(200):
+        rng = random.Random(seed)
+        count = rng.randint(1, 12)
+        types = {}
+        for index in reversed(range(count)):  # each type refers only to types after it: no loop
+
+            def part(depth: int = 0):
+                if index + 1 < count and rng.random() < 0.4:
+                    return Ref(f"T{rng.randrange(index + 1, count)}")
+                if depth < 2 and rng.random() < 0.4:
+                    parts = tuple(part(depth + 1) for _ in range(rng.randint(1, 3)))
+                    return Union(tuple(Alternative(each) for each in parts)) if rng.random() < 0.5 \
+                        else Intersection(parts)
+                return rng.choice(leaves)
+
+            types[f"T{index}"] = NamedType(f"T{index}", f"T{index}", part())
+        graph = TypeGraph("s", dict(sorted(types.items())), {})
+        side = changes.Side(graph)
+        order = list(types)
+        rng.shuffle(order)
+        for key in order:
+            assert changes.guards_names(side, Ref(key)) is _guards_by_definition(side, Ref(key)), (seed, key)
+            node = types[key].node
+            assert changes.guards_names(side, node) is _guards_by_definition(side, node), (seed, key)
