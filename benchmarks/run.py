@@ -81,7 +81,8 @@ class Row:
     floor: Measure | None
     input_bytes: int
     notes: str = ""
-    # Each round's ratio: its govern run against the floor run that followed it (see `spread`).
+    # Each round's ratio: its govern run against the floor run that followed it (see `spread`); a round whose floor
+    # took no measurable CPU time has none.
     round_ratios: list[float] = field(default_factory=list)
 
     @property
@@ -93,7 +94,7 @@ class Row:
         judged, and where the rounds fall on both sides of a limit, the verdict is the host's as much as govern's."""
         if len(self.round_ratios) < 2:
             return ""
-        return f"rounds {min(self.round_ratios):.1f}x to {max(self.round_ratios):.1f}x"
+        return f"rounds {min(self.round_ratios):.2f}x to {max(self.round_ratios):.2f}x"
 
     def straddles(self, limit: float) -> bool:
         """Whether some rounds measured within `limit` and others beyond it."""

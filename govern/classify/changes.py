@@ -427,7 +427,8 @@ def guards_names(side: "Side", node: Node) -> bool:
     known = guards.get(key)
     if known is not None:
         return known[1]
-    # Each frame: a node, its key, its own answer or the nodes that decide it, and how many of those said no.
+    # Each frame: a node, its key, its own answer or the nodes that decide it, and how many of those were passed
+    # (they said no, or were being asked already).
     frames = [[node, key, _own_guard(side, node), 0]]
     asking = {key}
     while frames:
@@ -447,8 +448,9 @@ def guards_names(side: "Side", node: Node) -> bool:
                 if found is not None and found[1]:
                     answer = True
                     break
-                # It said no, or it is being asked already: a loop of in-place references (which readers refuse)
-                # adds nothing a node on the loop does not guard by itself.
+                # It said no, or it is being asked already: on a loop of in-place references (which readers
+                # refuse) the node met again is not followed, so there the answers depend on where the question
+                # began; nothing loops.
                 position += 1
             frame[3] = position
             if waiting is not None:  # asked first, then this frame goes on from it

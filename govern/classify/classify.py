@@ -168,10 +168,10 @@ def _classify_roots(old_roots: dict[str, tuple[Side, str, str]], new_roots: dict
     return [results[root_id] for root_id in sorted(results)]
 
 
-# The walk compares named types from an explicit stack (`Walker.differences`), but some questions it asks on
-# the way look through references by recursion (whether an intersection operand guards names follows unions
-# and intersections of named types), and a chain of thousands of such types nests as deep: beyond the
-# interpreter's default limit and the main thread's stack.
+# The walk compares named types from an explicit stack (`Walker.differences`), and so does the one question
+# known to follow chains of named types, whether an intersection operand guards names (`guards_names`). The
+# other questions asked on the way still recurse over the nodes they look into: the thread's deep stack and
+# recursion limit are kept as a margin for them.
 _DEEP_STACK_BYTES = 1 << 30  # reserved address space; only the pages a deep walk touches are used
 _DEEP_RECURSION_LIMIT = 1_000_000
 _DEEP_STACK_THREAD = "govern-classify"

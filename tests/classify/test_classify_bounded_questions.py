@@ -222,3 +222,26 @@ def test_every_node_is_answered_as_the_definition_says():
             assert changes.guards_names(side, Ref(key)) is _guards_by_definition(side, Ref(key)), (seed, key)
             node = types[key].node
             assert changes.guards_names(side, node) is _guards_by_definition(side, node), (seed, key)
+
+
+def test_a_loop_of_in_place_references_ends_and_what_decides_first_is_asked_alone(monkeypatch):
+    """Readers refuse loops of in-place references; met anyway, the question ends. And as `any` would, a union
+    whose first alternative guards names asks nothing of the others."""
+    from govern.model.graph import TypeGraph
+    from govern.model.nodes import Alternative, Map, NamedType, Object, OPEN, Primitive, Ref, Union
+
+    looped = {"A": NamedType("A", "A", Union((Alternative(Ref("B")), Alternative(Map(Primitive("string")))))),
+              "B": NamedType("B", "B", Union((Alternative(Ref("A")),)))}
+    for asked_first in ("A", "B"):
+        side = changes.Side(TypeGraph("s", looped, {}))
+        assert changes.guards_names(side, Ref(asked_first)) is True
+
+    asked = []
+    own = changes._own_guard
+    monkeypatch.setattr(changes, "_own_guard", lambda side, node: asked.append(node) or own(side, node))
+    types = {"X": NamedType("X", "X", Object((), OPEN))}
+    union = Union((Alternative(Map(Primitive("string"))), Alternative(Ref("X"))))
+    side = changes.Side(TypeGraph("s", types, {}))
+    assert changes.guards_names(side, union) is True
+    assert Ref("X") not in asked and types["X"].node not in asked and "X" not in side._guards
+    assert changes.guards_names(side, Ref("X")) is False
