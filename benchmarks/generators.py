@@ -141,6 +141,16 @@ def patterns_and_names(count: int, added: bool = False) -> dict:
         "named": {"type": "object", "properties": names, **({"patternProperties": patterns} if added else {})}}}
 
 
+def alias_chain(count: int, extended: bool = False) -> dict:
+    """A root that reaches its one object through `count` aliases, each only a reference to the next (T0 -> T1 ->
+    ... -> the object); with `extended`, the object has one more optional property. Every reader follows the
+    chain: checking that it ends in structure, finding what each alias stands for, and comparing the root."""
+    defs: dict = {f"T{index}": _ref(index + 1) for index in range(count)}
+    properties: dict = {"id": {"type": "string"}, **({"note": {"type": "string"}} if extended else {})}
+    defs[f"T{count}"] = {"type": "object", "properties": properties, "required": ["id"]}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/T0", "$defs": defs}
+
+
 def write_json(path: Path, value) -> int:
     text = json.dumps(value, indent=2) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator, Mapping
 
 from govern.model.canonical import sha256_digest
-from govern.model.fingerprint import DOMAINS, form_text
+from govern.model.fingerprint import DOMAINS, alias_targets, form_text
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
     OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive,
@@ -126,8 +126,9 @@ class Side:
     # Whether a node rejects names other intersection operands admit (see `guards_names`), by identity
     # (references by their target's key).
     _guards: dict[int | str, tuple[Node, bool]] = field(default_factory=dict, repr=False, compare=False)
-    # The named type each key reads (see `named_key`), asked once per pair entered by every root's walk.
-    _named_keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    # The named type each alias reads (see `named_key`), asked once per pair entered by every root's walk: made
+    # on the first question, for every alias of the graph at once (each chain followed once).
+    _named_keys: dict[str, str] | None = field(default=None, repr=False, compare=False)
     # The alternatives of a union by the discriminator values that name them, by the union's identity (see
     # govern.witness.generate): every witness search inside a union asks for its group.
     _kind_groups: dict[int, tuple[Union, dict[str, list]]] = field(default_factory=dict, repr=False, compare=False)
@@ -185,25 +186,19 @@ class Side:
         return not unknown and all(counts[value] == 1 for value in set(own))
 
     def named_key(self, key: str) -> str:
-        """The named type whose structure a reference to `key` reads: past types that only refer to another."""
-        known = self._named_keys.get(key)
-        if known is not None:
-            return known
-        asked, seen = key, 0
-        while isinstance(self.graph.types[key].node, Ref) and seen < 1000:
-            key = self.graph.types[key].node.target
-            seen += 1
-        self._named_keys[asked] = key
-        return key
+        """The named type whose structure a reference to `key` reads: past types that only refer to another, to
+        the end of the chain however long (on a loop of bare references, which readers refuse, the loop's first
+        type reached: see `alias_targets`)."""
+        targets = self._named_keys
+        if targets is None:
+            targets = self._named_keys = alias_targets(self.graph.types)
+        return targets.get(key, key)
 
     def resolve(self, node: Node) -> Node:
+        """The node a reference reads (see `named_key`); any other node is itself."""
         if node.__class__ is not Ref:
             return node
-        seen = 0
-        while node.__class__ is Ref and seen < 1000:
-            node = self.graph.types[node.target].node
-            seen += 1
-        return node
+        return self.graph.types[self.named_key(node.target)].node
 
     def digest(self, node: Node) -> str:
         if node.__class__ is Ref:

@@ -189,8 +189,8 @@ def type_digests(types: Mapping[str, NamedType], domain: str,
         referred = scan_types(types)[0]
     # A type that is only a reference (an alias) is its target: `$ref` and inline hash alike, also when the
     # target is recursive (hashing the alias as one more member would give it a digest of its own).
-    canonical = {key: key if named.node.__class__ is not Ref else _alias_target(key, types)
-                 for key, named in types.items()}
+    aliases = alias_targets(types)
+    canonical = {key: aliases.get(key, key) for key in types}
     # The component search runs on numbers (a canonical key's position; an alias has its target's), its tables
     # lists, built here straight from `referred`: which order it visits types and references in makes no
     # difference to the components, and a component's digests need only those of the components it refers to.
@@ -334,14 +334,42 @@ def _reachable(types: Mapping[str, NamedType], starts: Iterable[str],
     return found, referred
 
 
-def _alias_target(key: str, types: Mapping[str, NamedType]) -> str:
-    seen = {key}
-    while isinstance(types[key].node, Ref) and types[key].node.target in types:
-        key = types[key].node.target
-        if key in seen:  # a loop of bare references (adapters reject these): hash it as it stands
-            return key
-        seen.add(key)
-    return key
+def alias_targets(types: Mapping[str, NamedType]) -> dict[str, str]:
+    """The type each alias (a type that is only a reference) stands for: the end of its chain of references, the
+    first type on it that is more than a reference to another type here. Each chain is followed once, so a chain
+    of n aliases costs n steps in all.
+
+    A loop of bare references (adapters reject these) is hashed as it stands: each alias on the loop stands for
+    itself, and an alias whose chain runs into the loop stands for the loop's first alias it reaches."""
+    targets: dict[str, str] = {}
+    for start, named in types.items():
+        if named.node.__class__ is not Ref or start in targets:
+            continue
+        chain: list[str] = []
+        on_chain: dict[str, int] = {}  # key -> its place in `chain`
+        key = start
+        while True:
+            end = targets.get(key)
+            if end is not None:  # a chain followed before
+                break
+            node = types[key].node
+            if node.__class__ is not Ref or node.target not in types:
+                end = key
+                break
+            if key in on_chain:
+                for looped in chain[on_chain[key]:]:
+                    targets[looped] = looped
+                del chain[on_chain[key]:]
+                end = key
+                break
+            on_chain[key] = len(chain)
+            chain.append(key)
+            key = node.target
+        for alias in chain:
+            targets[alias] = end
+        if start not in targets:  # a reference to no type here
+            targets[start] = start
+    return targets
 
 
 def _component_digests(component: list[str], types: Mapping[str, NamedType], settled: Callable[[str], str],

@@ -1889,18 +1889,24 @@ def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], o
             targets = _in_place_references(node)
             if targets:
                 edges[name] = targets
+    # Chains of bare references, each followed once: a name whose chain was followed before (from an earlier
+    # start) is known to end in structure, so a chain of n aliases costs n steps in all, not n for each alias.
+    ended: set[str] = set()
     for start in edges:
         if types[start].__class__ is not Ref:
             continue
-        seen = [start]
-        node = types[start]
-        while isinstance(node, Ref):
-            if node.target in seen:
-                cycle = " -> ".join(locations[name] for name in seen[seen.index(node.target):] + [node.target])
+        chain: list[str] = []
+        on_chain: dict[str, int] = {}  # name -> its place in `chain`
+        name = start
+        while name not in ended and types[name].__class__ is Ref:
+            if name in on_chain:
+                cycle = " -> ".join(locations[looped] for looped in chain[on_chain[name]:] + [name])
                 raise InputError(Problem(origin, f"$ref loop with no structure in between: {cycle}",
                                          hint="a reference must eventually reach a schema with structure"))
-            seen.append(node.target)
-            node = types[node.target]
+            on_chain[name] = len(chain)
+            chain.append(name)
+            name = types[name].target
+        ended.update(chain)
     # Only types with edges of their own can be on a cycle: most references lead to an object, which ends it.
     onward = {name: kept for name, targets in edges.items() if (kept := [t for t in targets if t in edges])}
     cycle = _first_cycle(onward)
