@@ -172,11 +172,14 @@ def _unique(name: str, taken: set[str]) -> str:
 def _propose_roots(kind: str, graph: TypeGraph) -> tuple[tuple[str, str | None, str], ...]:
     """The roots to write: a JSON Schema file is one root (its document); others keep discovery, and only
     roles other than the default `record` need writing down."""
+    from govern.model.fingerprint import alias_targets
+
     proposed = []
+    aliases = alias_targets(graph.types)  # (each chain of aliases followed once, for all the roots)
     for root_id, root in sorted(graph.roots.items()):
         name = root_id.partition(":")[2]
         location = graph.locations.get(root.type_key, "")
-        role = "event" if _is_event(graph, root.type_key) else "record"
+        role = "event" if _is_event(graph, root.type_key, aliases) else "record"
         if kind == "jsonschema":
             if location.endswith("#"):
                 proposed.append((name, "#", role))
@@ -189,18 +192,18 @@ def _propose_roots(kind: str, graph: TypeGraph) -> tuple[tuple[str, str | None, 
     return tuple(proposed)
 
 
-def _is_event(graph: TypeGraph, type_key: str) -> bool:
+def _is_event(graph: TypeGraph, type_key: str, aliases: dict[str, str]) -> bool:
+    """Whether the type is an object with a literal event tag. `aliases`: the type each alias of the graph stands
+    for (see `alias_targets`)."""
     from govern.model.nodes import Literal, Object, Ref
 
-    node = graph.types[type_key].node
-    while isinstance(node, Ref):
-        node = graph.types[node.target].node
+    node = graph.types[aliases.get(type_key, type_key)].node
     if not isinstance(node, Object):
         return False
     for prop in node.properties:
         value = prop.node
-        while isinstance(value, Ref):
-            value = graph.types[value.target].node
+        if isinstance(value, Ref):
+            value = graph.types[aliases.get(value.target, value.target)].node
         if prop.name in EVENT_TAGS and isinstance(value, Literal):
             return True
     return False

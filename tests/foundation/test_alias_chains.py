@@ -171,3 +171,21 @@ def test_a_change_at_the_end_of_a_long_chain_of_aliases_is_named(tmp_path: Path)
     assert root["decision"] == "same-version"
     assert [(change["path"], change["rule"]) for change in root["changes"]] == \
         [("/properties/note", "optional-property-added")]
+
+
+def test_init_tells_event_roots_through_chains_of_aliases_in_steps_proportional_to_their_length():
+    from govern.init import _propose_roots
+    from govern.model.graph import TypeGraph
+    from govern.model.nodes import Literal, Root
+
+    event = Object((Property("kind", Literal('"placed"'), True),), NEVER)
+    nodes = {f"T{index}": Ref(f"T{index + 1}") for index in range(2_000)}
+    nodes["T2000"] = event
+    nodes["Kind"] = Literal('"placed"')
+    nodes["Record"] = Object((Property("kind", Ref("Kind"), True),), NEVER)  # (its tag read through a reference)
+    types = CountingTypes(_named(nodes))
+    roots = {f"s:{key}": Root(f"s:{key}", key) for key in nodes}
+    proposed = _propose_roots("openapi", TypeGraph("s", types, roots))
+    assert sorted(name for name, _, role in proposed if role == "event") == sorted(
+        [f"T{index}" for index in range(2_001)] + ["Record"])
+    assert types.lookups <= 5 * len(types)  # each root's chain walked to its end: two million
