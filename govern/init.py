@@ -11,6 +11,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 from govern.config import CONFIG_FILE, ROLES, Config, parse_config
 from govern.errors import InputError, Problem, Refusal
@@ -172,10 +173,8 @@ def _unique(name: str, taken: set[str]) -> str:
 def _propose_roots(kind: str, graph: TypeGraph) -> tuple[tuple[str, str | None, str], ...]:
     """The roots to write: a JSON Schema file is one root (its document); others keep discovery, and only
     roles other than the default `record` need writing down."""
-    from govern.model.fingerprint import alias_targets
-
     proposed = []
-    aliases = alias_targets(graph.types)  # (each chain of aliases followed once, for all the roots)
+    aliases = graph.alias_targets  # (each chain of aliases followed once, for all the roots)
     for root_id, root in sorted(graph.roots.items()):
         name = root_id.partition(":")[2]
         location = graph.locations.get(root.type_key, "")
@@ -192,9 +191,9 @@ def _propose_roots(kind: str, graph: TypeGraph) -> tuple[tuple[str, str | None, 
     return tuple(proposed)
 
 
-def _is_event(graph: TypeGraph, type_key: str, aliases: dict[str, str]) -> bool:
+def _is_event(graph: TypeGraph, type_key: str, aliases: Mapping[str, str]) -> bool:
     """Whether the type is an object with a literal event tag. `aliases`: the type each alias of the graph stands
-    for (see `alias_targets`)."""
+    for (see `TypeGraph.alias_targets`)."""
     from govern.model.nodes import Literal, Object, Ref
 
     node = graph.types[aliases.get(type_key, type_key)].node

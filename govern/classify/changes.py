@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator, Mapping
 
 from govern.model.canonical import sha256_digest
-from govern.model.fingerprint import DOMAINS, alias_targets, form_text
+from govern.model.fingerprint import DOMAINS, form_text
 from govern.model.graph import TypeGraph
 from govern.model.nodes import (
     OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, Never, Node, Object, Opaque, Primitive,
@@ -126,9 +126,6 @@ class Side:
     # Whether a node rejects names other intersection operands admit (see `guards_names`), by identity
     # (references by their target's key).
     _guards: dict[int | str, tuple[Node, bool]] = field(default_factory=dict, repr=False, compare=False)
-    # The named type each alias reads (see `named_key`), asked once per pair entered by every root's walk: made
-    # on the first question, for every alias of the graph at once (each chain followed once).
-    _named_keys: dict[str, str] | None = field(default=None, repr=False, compare=False)
     # The alternatives of a union by the discriminator values that name them, by the union's identity (see
     # govern.witness.generate): every witness search inside a union asks for its group.
     _kind_groups: dict[int, tuple[Union, dict[str, list]]] = field(default_factory=dict, repr=False, compare=False)
@@ -188,11 +185,9 @@ class Side:
     def named_key(self, key: str) -> str:
         """The named type whose structure a reference to `key` reads: past types that only refer to another, to
         the end of the chain however long (on a loop of bare references, which readers refuse, the loop's first
-        type reached: see `alias_targets`)."""
-        targets = self._named_keys
-        if targets is None:
-            targets = self._named_keys = alias_targets(self.graph.types)
-        return targets.get(key, key)
+        type reached). Asked once per pair entered by every root's walk: the graph knows it for every alias (see
+        `TypeGraph.alias_targets`), whichever side asks."""
+        return self.graph.alias_targets.get(key, key)
 
     def resolve(self, node: Node) -> Node:
         """The node a reference reads (see `named_key`); any other node is itself."""

@@ -7,14 +7,14 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
-from govern.model.fingerprint import DOMAINS, Refinements, count_nodes, scan_types, type_digests
+from govern.model.fingerprint import DOMAINS, Refinements, alias_targets, count_nodes, scan_types, type_digests
 from govern.model.nodes import NamedType, Root
 
 # Facts of the types alone (not of the roots): a copy with fewer roots shares them. (The roots' digests
 # depend on the roots, but a copy with fewer roots reaches fewer types: those cover it.)
 # (`recorded_digests` marks digests taken from a record's snapshot: a copy checks them as the original would.)
 _TYPE_FACTS = ("references_and_policy", "policy_bearing", "inventory_format", "digests", "root_digests",
-               "recorded_digests", "node_count")
+               "recorded_digests", "node_count", "alias_targets")
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,13 @@ class TypeGraph:
         """The keys each type refers to, and whether any type carries a preservation policy: one walk over
         every node gives both."""
         return scan_types(self.types)
+
+    @cached_property
+    def alias_targets(self) -> Mapping[str, str]:
+        """The type each alias (a type that is only a reference to another) stands for: the end of its chain of
+        references (see `govern.model.fingerprint.alias_targets`), each chain followed once for the whole graph,
+        however many comparisons and searches ask."""
+        return MappingProxyType(alias_targets(self.types))
 
     @cached_property
     def node_count(self) -> int:

@@ -1898,14 +1898,17 @@ def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], o
         chain: list[str] = []
         on_chain: dict[str, int] = {}  # name -> its place in `chain`
         name = start
-        while name not in ended and types[name].__class__ is Ref:
+        while name not in ended:
+            node = types[name]
+            if node.__class__ is not Ref:
+                break
             if name in on_chain:
                 cycle = " -> ".join(locations[looped] for looped in chain[on_chain[name]:] + [name])
                 raise InputError(Problem(origin, f"$ref loop with no structure in between: {cycle}",
                                          hint="a reference must eventually reach a schema with structure"))
             on_chain[name] = len(chain)
             chain.append(name)
-            name = types[name].target
+            name = node.target
         ended.update(chain)
     # Only types with edges of their own can be on a cycle: most references lead to an object, which ends it.
     onward = {name: kept for name, targets in edges.items() if (kept := [t for t in targets if t in edges])}
