@@ -125,7 +125,7 @@ def type_sections(graph: TypeGraph, digests, declared: dict[str, str] | None = N
     for name, named in graph.types.items():
         node = named.node
         description = f"{_one_paragraph(named.description)}\n\n" if named.description else ""
-        referred = referring[name] & anchors.keys()
+        referred = anchors.keys() & referring[name]
         text = made(name, None)
         add((  # a TypeSection's fields, as a plain tuple
             f'<a id="{anchors[name]}"></a>\n\n#### `{name}`\n\n',

@@ -173,7 +173,7 @@ _FORM_WRITERS = {
 @long_lived()
 def type_digests(types: Mapping[str, NamedType], domain: str,
                  reachable_from: Iterable[str] | None = None,
-                 referred: Mapping[str, set[str]] | None = None, *,
+                 referred: Mapping[str, tuple[str, ...]] | None = None, *,
                  earlier: "Refinements | None" = None, record: "Refinements | None" = None) -> dict[str, str]:
     """Digest of every named type, each computed once, recursive components included; with `reachable_from`
     (type keys), of the types those reach only (a digest depends on nothing else), which is what comparing
@@ -262,10 +262,11 @@ class _Memo:
         return known
 
 
-def scan_types(types: Mapping[str, NamedType]) -> tuple[dict[str, set[str]], bool]:
-    """In one walk over every node: the keys of the named types each type refers to directly, and whether any
-    union carries a preservation policy or a qualified alternative (what makes a graph inventory format 2)."""
-    referred: dict[str, set[str]] = {}
+def scan_types(types: Mapping[str, NamedType]) -> tuple[dict[str, tuple[str, ...]], bool]:
+    """In one walk over every node: the keys of the named types each type refers to directly (each once), and
+    whether any union carries a preservation policy or a qualified alternative (what makes a graph inventory
+    format 2)."""
+    referred: dict[str, tuple[str, ...]] = {}
     policy = False
     for key, named in types.items():
         found, bearing, _ = _scan(named.node)
@@ -274,8 +275,13 @@ def scan_types(types: Mapping[str, NamedType]) -> tuple[dict[str, set[str]], boo
     return referred, policy
 
 
-def _scan(node: Node) -> tuple[set[str], bool, int]:
-    """The keys `node` refers to, whether it carries a preservation policy, and how many nodes it holds."""
+def _scan(node: Node) -> tuple[tuple[str, ...], bool, int]:
+    """The keys `node` refers to (each once), whether it carries a preservation policy, and how many nodes it
+    holds.
+
+    The keys are kept as a tuple: the graph keeps them for as long as it is compared, one entry for each of its
+    types, and a set of one key takes 216 bytes where a tuple of one takes 48. A chain of 10,000 aliases compared
+    with another held 4.3 MB of sets, a third of the comparison's peak."""
     found: set[str] = set()
     policy = False
     count = 0
@@ -309,7 +315,7 @@ def _scan(node: Node) -> tuple[set[str], bool, int]:
             push(current.rest)
         elif kind is Intersection or kind is Applicator:
             extend(current.operands)
-    return found, policy, count
+    return tuple(found) if found else (), policy, count
 
 
 def count_nodes(node: Node) -> int:
@@ -318,11 +324,11 @@ def count_nodes(node: Node) -> int:
     return _scan(node)[2]
 
 
-def _reachable(types: Mapping[str, NamedType], starts: Iterable[str],
-               known: Mapping[str, set[str]] | None = None) -> tuple[dict[str, NamedType], dict[str, set[str]]]:
+def _reachable(types: Mapping[str, NamedType], starts: Iterable[str], known: Mapping[str, tuple[str, ...]] | None = None
+               ) -> tuple[dict[str, NamedType], dict[str, tuple[str, ...]]]:
     """The types `starts` reach, and the keys each of them refers to (from `known` where it has them)."""
     found = {key: types[key] for key in starts if key in types}
-    referred: dict[str, set[str]] = {}
+    referred: dict[str, tuple[str, ...]] = {}
     stack = list(found)
     while stack:
         key = stack.pop()

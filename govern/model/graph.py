@@ -39,7 +39,7 @@ class TypeGraph:
     # Facts of the whole graph, asked once per root and per compared node: computed once per graph (the
     # graph is frozen, so the cached value cannot go stale).
     @cached_property
-    def references_and_policy(self) -> tuple[Mapping[str, set[str]], bool]:
+    def references_and_policy(self) -> tuple[Mapping[str, tuple[str, ...]], bool]:
         """The keys each type refers to, and whether any type carries a preservation policy: one walk over
         every node gives both."""
         return scan_types(self.types)

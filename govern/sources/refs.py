@@ -65,7 +65,7 @@ class Document:
     dialect: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # (slots: a source holds one for each of its definitions while it reads)
 class Target:
     document: Document
     pointer: str  # JSON pointer inside the document, "" for the whole
@@ -192,6 +192,12 @@ class SchemaSet:
                 for position, item in enumerate(value):
                     if isinstance(item, (dict, list)):
                         stack.append((item, (path, position), base))
+
+    def release_targets(self) -> dict[tuple[str, str], Target]:
+        """The targets resolved so far, forgotten here (each holds its schema, a part of a parsed document): for a
+        caller whose resolving is over. A later reference is resolved again, to the same target."""
+        resolved, self._resolved = self._resolved, {}
+        return resolved
 
     def known(self, reference: str, base: str) -> Target | None:
         """The target of a reference resolved before under the same base (the referrer's place, which
