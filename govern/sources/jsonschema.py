@@ -16,7 +16,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 from urllib.parse import urldefrag
 
 from govern.config import SourcePolicy
@@ -1764,14 +1764,15 @@ def finish_graph(converter: Converter, source: str, roots: dict[str, tuple[str, 
     for location, ref in converter._refs.items():
         object.__setattr__(ref, "target", names[location])
     renamed = {names[location]: node for location, node in converter.types.items()}
-    _reject_reference_loops(renamed, {names[loc]: loc for loc in names}, origin)
+    locations = {name: converter._variants.get(location, location) for location, name in names.items()}
+    _reject_reference_loops(renamed, locations, origin)
     descriptions = converter.descriptions
     types = {name: NamedType(name, name, renamed[name], descriptions.get(location))
              for location, name in sorted(names.items(), key=itemgetter(1))}  # in the order of names
     root_objects = {f"{source}:{root_name}": Root(f"{source}:{root_name}", names[location], role)
                     for root_name, (location, role) in sorted(roots.items())}
     return TypeGraph(source=source, types=types, roots=root_objects, format_version=format_version, origin=origin,
-                     locations={name: converter._variants.get(location, location) for location, name in names.items()},
+                     locations=locations,
                      notes=tuple(sorted(set(converter.notes))), event_roots=event_roots_of(root_objects.values()))
 
 
@@ -1891,41 +1892,31 @@ def _same(new: tuple, old: tuple) -> bool:
     return all(a is b for a, b in zip(new, old))
 
 
-def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], origin: str) -> None:
+def _reject_reference_loops(types: dict[str, Node], locations: Mapping[str, str], origin: str) -> None:
     """A type that reaches itself with no structure in between describes nothing: a chain of references that
     returns to itself, or a cycle through references and combinators that apply to the value itself."""
-    edges: dict[str, list[str]] = {}
+    ends = _alias_ends(types, locations, origin)
+    in_place: dict[str, list[str]] = {}
     for name, node in types.items():
-        kind = node.__class__
-        if kind is Ref:
-            edges[name] = [node.target]
-        elif kind in _COMBINATOR_KINDS:
+        if node.__class__ in _COMBINATOR_KINDS:
             targets = _in_place_references(node)
             if targets:
-                edges[name] = targets
-    # Chains of bare references, each followed once: a name whose chain was followed before (from an earlier
-    # start) is known to end in structure, so a chain of n aliases costs n steps in all, not n for each alias.
-    ended: set[str] = set()
-    for start in edges:
-        if types[start].__class__ is not Ref:
-            continue
-        chain: list[str] = []
-        on_chain: dict[str, int] = {}  # name -> its place in `chain`
-        name = start
-        while name not in ended:
-            node = types[name]
-            if node.__class__ is not Ref:
-                break
-            if name in on_chain:
-                cycle = " -> ".join(locations[looped] for looped in chain[on_chain[name]:] + [name])
-                raise InputError(Problem(origin, f"$ref loop with no structure in between: {cycle}",
-                                         hint="a reference must eventually reach a schema with structure"))
-            on_chain[name] = len(chain)
-            chain.append(name)
-            name = node.target
-        ended.update(chain)
-    # Only types with edges of their own can be on a cycle: most references lead to an object, which ends it.
-    onward = {name: kept for name, targets in edges.items() if (kept := [t for t in targets if t in edges])}
+                in_place[name] = targets
+    if not in_place:
+        return
+    # A cycle through combinators passes each alias on it to the end of the alias's chain, so only aliases whose
+    # chain ends at a combinator with references of its own can be on one. The rest (most aliases, which end in an
+    # object) lead nowhere onward, and leaving them out changes neither whether a cycle is found nor which one is
+    # found first, while the table of edges stays the size of the combinators rather than of every alias.
+    onward: dict[str, list[str]] = {}
+    for name, node in types.items():
+        if node.__class__ is Ref:
+            if ends[name] in in_place:
+                onward[name] = [node.target]
+        elif name in in_place:
+            kept = [target for target in in_place[name] if ends.get(target, target) in in_place]
+            if kept:
+                onward[name] = kept
     cycle = _first_cycle(onward)
     if cycle:
         route = " -> ".join(locations[name] for name in cycle)
@@ -1934,6 +1925,46 @@ def _reject_reference_loops(types: dict[str, Node], locations: dict[str, str], o
                     f"item or value in between: {route}",
             hint="a validator would recurse into it without end; put the recursion under a property, an array "
                  "item or a map value"))
+
+
+def _alias_ends(types: dict[str, Node], locations: Mapping[str, str], origin: str) -> dict[str, str]:
+    """Each alias's chain end: the first type on its chain of bare references that is not one. A chain that
+    returns to itself is refused. Each chain is followed once: a name whose chain was followed before (from an
+    earlier start) has its end recorded, so a chain of n aliases costs n steps in all, not n for each alias. One
+    table serves both purposes: while a chain is followed, its names hold its start (an alias, never an end), so
+    meeting one again is a loop; afterwards they hold the end."""
+    ends: dict[str, str] = {}
+    for start, node in types.items():
+        if node.__class__ is not Ref or start in ends:
+            continue
+        name = start
+        while True:
+            known = ends.get(name)
+            if known is not None:
+                if known == start:
+                    cycle = [name]
+                    looped = types[name].target
+                    while looped != name:
+                        cycle.append(looped)
+                        looped = types[looped].target
+                    cycle.append(name)
+                    raise InputError(Problem(
+                        origin, "$ref loop with no structure in between: " + " -> ".join(
+                            locations[looped] for looped in cycle),
+                        hint="a reference must eventually reach a schema with structure"))
+                end = known
+                break
+            current = types[name]
+            if current.__class__ is not Ref:
+                end = name
+                break
+            ends[name] = start
+            name = current.target
+        name = start
+        while name != end and ends.get(name) == start:
+            ends[name] = end
+            name = types[name].target
+    return ends
 
 
 _COMBINATOR_KINDS = frozenset({Union, Intersection, Applicator})

@@ -20,7 +20,8 @@ from govern.classify.changes import Side
 from govern.cli import cli
 from govern.errors import InputError
 from govern.model.fingerprint import alias_targets
-from govern.model.nodes import NEVER, NamedType, Object, Property, Ref
+import govern.sources.jsonschema as jsonschema_source
+from govern.model.nodes import NEVER, Alternative, Intersection, NamedType, Object, Property, Ref, Union
 from govern.sources.jsonschema import _reject_reference_loops
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -105,6 +106,98 @@ def test_loops_are_refused_as_before_with_the_same_cycle_named(seed):
 ])
 def test_a_loop_of_bare_references_is_named_from_where_its_chain_enters_it(types, cycle):
     assert _refusal(types) == cycle
+
+
+# --- cycles through combinators -------------------------------------------------------------------------------
+
+IN_PLACE = "reaches itself through references and combinators alone"
+
+
+def _in_place_definition(types: dict) -> str | None:
+    """The cycle the check of cycles through combinators names when written plainly, or None: an edge from every
+    alias to its target and from every combinator to each reference it applies in place, the first cycle found
+    depth first from each name in declaration order."""
+    edges: dict[str, list[str]] = {}
+    for name, node in types.items():
+        if node.__class__ is Ref:
+            edges[name] = [node.target]
+        elif node.__class__ in (Union, Intersection):
+            children = node.operands if node.__class__ is Intersection else [alt.node for alt in node.alternatives]
+            targets = [child.target for child in children if child.__class__ is Ref]
+            if targets:
+                edges[name] = targets
+    done: set[str] = set()
+
+    def search(name: str, path: list[str]) -> list[str] | None:
+        for target in edges.get(name, []):
+            if target in path:
+                return path[path.index(target):] + [target]
+            if target not in done and target in edges:
+                found = search(target, path + [target])
+                if found:
+                    return found
+            done.add(target)
+        done.add(name)
+        return None
+
+    for start in edges:
+        if start not in done:
+            cycle = search(start, [start])
+            if cycle:
+                return " -> ".join(f"#/$defs/{name}" for name in cycle)
+    return None
+
+
+def _random_combinator_graph(rng: random.Random, size: int) -> dict[str, object]:
+    """Aliases, unions and intersections of references, and objects, pointing anywhere: cycles through
+    combinators, chains of aliases into them and out of them, and bare loops."""
+    keys = [f"T{index}" for index in range(size)]
+    types: dict[str, object] = {}
+    for key in keys:
+        draw = rng.random()
+        if draw < 0.45:
+            types[key] = Ref(rng.choice(keys))
+        elif draw < 0.6:
+            types[key] = Union(tuple(Alternative(Ref(rng.choice(keys))) for _ in range(rng.randint(1, 3))))
+        elif draw < 0.7:
+            types[key] = Intersection((Ref(rng.choice(keys)), STRUCTURE))
+        else:
+            types[key] = STRUCTURE
+    return types
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_cycles_through_combinators_are_refused_naming_the_cycle_the_plain_check_finds_first(seed):
+    rng = random.Random(seed)
+    types = _random_combinator_graph(rng, rng.randint(1, 12))
+    try:
+        _reject_reference_loops(types, {key: f"#/$defs/{key}" for key in types}, "source.json")
+    except InputError as error:
+        (problem,) = error.problems
+        reason = problem.reason
+    else:
+        reason = None
+    expected_loop = _reference_loop_definition(types)
+    if expected_loop is not None:
+        assert reason == LOOP + expected_loop
+    elif (expected := _in_place_definition(types)) is not None:
+        assert reason is not None and IN_PLACE in reason and reason.endswith(": " + expected), reason
+    else:
+        assert reason is None
+
+
+def test_aliases_ending_in_structure_add_no_edges_to_the_search_for_cycles(monkeypatch):
+    """The search for cycles through combinators holds edges only for what can be on one: a chain of aliases that
+    ends in an object, beside a union, adds none (it held a list for every alias, most of what reading a long
+    chain of aliases held at its peak)."""
+    searched: list[dict] = []
+    real_search = jsonschema_source._first_cycle
+    monkeypatch.setattr(jsonschema_source, "_first_cycle", lambda edges: searched.append(dict(edges)) or real_search(edges))
+    types = _chain(1_000)
+    types["Choice"] = Union((Alternative(Ref("T0")), Alternative(Ref("T1000"))))
+    types["Pair"] = Union((Alternative(Ref("Choice")), Alternative(STRUCTURE)))
+    _reject_reference_loops(types, {key: key for key in types}, "source.json")
+    assert searched == [{"Pair": ["Choice"]}]
 
 
 # --- the type each alias stands for ---------------------------------------------------------------------------
