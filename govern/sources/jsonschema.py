@@ -191,9 +191,10 @@ class Converter:
     descriptions: dict[str, str] = field(default_factory=dict)
     preferred_names: dict[str, str] = field(default_factory=dict)
     notes: list[tuple[str, str, str]] = field(default_factory=list)  # see TypeGraph.notes
-    # What `named` registered and `run` has still to convert: (target, depth, sees, key). The context of each is made
+    # What `named` registered and `run` has still to convert: (target, depth, sees, key), or the target alone for
+    # (target, 0, 0, its location). The context of each is made
     # when it is converted, so a source of many definitions does not hold one for each of them while it reads.
-    _pending: list[tuple[Target, int, int, str]] = field(default_factory=list)
+    _pending: list[Target | tuple[Target, int, int, str]] = field(default_factory=list)
     _registered: set[str] = field(default_factory=set)
     # Key -> location of the named types converted for a reference an unevaluated* sees (see `named`).
     _variants: dict[str, str] = field(default_factory=dict)
@@ -243,7 +244,9 @@ class Converter:
             self._variants[key] = location
         if key not in self._registered:
             self._registered.add(key)
-            self._pending.append((target, depth, sees, key))
+            # (most are definitions, registered at depth 0 for no unevaluated* keyword: the target alone stands
+            # for them, a tuple for the others)
+            self._pending.append(target if not depth and not sees else (target, depth, sees, key))
         return key
 
     def named_at(self, document: Document, pointer: str) -> str:
@@ -254,7 +257,12 @@ class Converter:
     def run(self) -> None:
         pending, types, descriptions, convert = self._pending, self.types, self.descriptions, self.convert
         while pending:
-            target, depth, sees, key = pending.pop()
+            target = pending.pop()
+            if target.__class__ is Target:
+                depth = sees = 0
+                key = target.location
+            else:
+                target, depth, sees, key = target
             schema = target.schema
             if isinstance(schema, dict):
                 description = schema.get("description")

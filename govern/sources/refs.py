@@ -12,7 +12,7 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 from urllib.parse import unquote, urldefrag, urljoin as _urljoin, urlsplit
 
 from govern.errors import InputError, Problem
@@ -100,6 +100,12 @@ class SchemaSet:
         self.anchors: dict[tuple[str, str], tuple[Document, str]] = {}
         # The same reference string under the same base recurs constantly ("#/$defs/Thread"): resolve once.
         self._resolved: dict[tuple[str, str], Target] = {}
+        # The targets `definitions` found, by the URI of their document and by the prefix of a reference to them
+        # ("#/$defs/"), each table keyed by the definitions' names as written: a reference to one is found without
+        # a reference string, key and entry of its own for each definition (for a source of many small definitions,
+        # most of what resolving held beside the document). A name a pointer escapes or a URI changes is resolved
+        # as any reference is.
+        self._definition_tables: dict[str, list[tuple[str, dict[str, Target]]]] = {}
         self._folder_ids: dict[str, dict[str, Path]] = {}
         self._resources_of_bases: dict[str, str] = {}
         # The labels of the documents in which no object has an identifier (see _index).
@@ -193,19 +199,29 @@ class SchemaSet:
                     if isinstance(item, (dict, list)):
                         stack.append((item, (path, position), base))
 
-    def release_targets(self) -> dict[tuple[str, str], Target]:
-        """The targets resolved so far, forgotten here (each holds its schema, a part of a parsed document): for a
-        caller whose resolving is over. A later reference is resolved again, to the same target."""
-        resolved, self._resolved = self._resolved, {}
-        return resolved
+    def release_targets(self) -> tuple[dict[tuple[str, str], Target], dict[str, list[tuple[str, dict[str, Target]]]]]:
+        """The targets resolved so far and those of the definitions, forgotten here (each holds its schema, a part of a
+        parsed document): for a caller whose resolving is over. A later reference is resolved again, to the same
+        target."""
+        released = self._resolved, self._definition_tables
+        self._resolved, self._definition_tables = {}, {}
+        return released
 
     def known(self, reference: str, base: str) -> Target | None:
-        """The target of a reference resolved before under the same base (the referrer's place, which
-        only messages need and which costs something to spell, is not asked for)."""
-        return self._resolved.get((base, reference))
+        """The target of a reference resolved before under the same base, or of a definition `definitions` found (the
+        referrer's place, which only messages need and which costs something to spell, is not asked for)."""
+        target = self._resolved.get((base, reference))
+        if target is None:
+            tables = self._definition_tables.get(base)
+            if tables is not None:
+                for prefix, table in tables:
+                    if reference.startswith(prefix):
+                        # (no name in a table holds "/", "~" or "%": a longer pointer or an escaped one finds none)
+                        return table.get(reference[len(prefix):])
+        return target
 
     def resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:
-        cached = self._resolved.get((base, reference))
+        cached = self.known(reference, base)
         if cached is None:
             try:
                 cached = self._resolve(reference, base, referrer, referrer_pointer)
@@ -215,7 +231,7 @@ class SchemaSet:
             self._resolved[(base, reference)] = cached
         return cached
 
-    def definitions(self, document: Document, keyword: str) -> list[Target]:
+    def definitions(self, document: Document, keyword: str) -> Iterator[Target]:
         """The targets of `#/<keyword>/<name>` for every entry of the document's `keyword` table (`$defs`,
         `definitions`), as `resolve` finds them from the document's base, each remembered for later references.
         The table's part of each pointer is walked once for all of them, not once per entry."""
@@ -236,27 +252,37 @@ class SchemaSet:
                 base = None
         # Otherwise the base names another resource (documents sharing an identifier) or an identifier is no
         # URI: each entry is resolved on its own, which says so.
-        found = []
-        resolved = self._resolved
         uri = document.uri
+        tables = self._definition_tables.setdefault(uri, [])
+        reference_prefix = "#" + prefix + "/"
+        defined = next((found for written, found in tables if written == reference_prefix), None)
+        if defined is None:
+            defined = {}
+            tables.append((reference_prefix, defined))
         identified = document.label not in self._without_identifiers  # else no entry has an identifier to read
         for name, schema in table.items():
-            pointer = f"{prefix}/{escape_token(name) if '~' in name or '/' in name else name}"
-            reference = "#" + pointer
-            key = (uri, reference)
-            target = resolved.get(key)
-            if target is None and base is not None and "%" not in name and _URL_BYTES_REMOVED.isdisjoint(name):
-                # (unquoting or urllib would change a reference holding these: resolved as it would be)
+            target = defined.get(name)
+            if target is not None:
+                yield target
+                continue
+            if base is None or "~" in name or "/" in name or "%" in name or not _URL_BYTES_REMOVED.isdisjoint(name):
+                # (escaped in a pointer, or changed by unquoting or urllib: resolved as such a reference would be)
+                pointer = f"{prefix}/{escape_token(name)}"
+                yield self.resolve("#" + pointer, uri, document, pointer)
+                continue
+            pointer = f"{prefix}/{name}"
+            target = self._resolved.get((uri, "#" + pointer)) if self._resolved else None
+            if target is None:
                 own_id = _own_id(schema, dialect) if identified else None
                 try:
                     target_base = urldefrag(urljoin(base, own_id))[0] if own_id and not own_id.startswith("#") \
                         else base
                 except ValueError:
-                    pass
-                else:
-                    target = resolved[key] = Target(document, pointer, target_base, schema)
-            found.append(target or self.resolve(reference, uri, document, pointer))
-        return found
+                    yield self.resolve("#" + pointer, uri, document, pointer)  # which says why
+                    continue
+                target = Target(document, pointer, target_base, schema)
+            defined[name] = target
+            yield target
 
     def _resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:
         if reference.startswith("#") and not _URL_BYTES_REMOVED.intersection(reference):
