@@ -1774,9 +1774,10 @@ def finish_graph(converter: Converter, source: str, roots: dict[str, tuple[str, 
     renamed = {names[location]: node for location, node in converter.types.items()}
     locations = {name: converter._variants.get(location, location) for location, name in names.items()}
     _reject_reference_loops(renamed, locations, origin)
-    descriptions = converter.descriptions
-    types = {name: NamedType(name, name, renamed[name], descriptions.get(location))
-             for location, name in sorted(names.items(), key=itemgetter(1))}  # in the order of names
+    # (few types have a description: the types are built in the order of names without a list of pairs)
+    described = {names[location]: text for location, text in converter.descriptions.items()}
+    types = {name: NamedType(name, name, renamed[name], described.get(name)) for name in sorted(renamed)}
+    del renamed
     root_objects = {f"{source}:{root_name}": Root(f"{source}:{root_name}", names[location], role)
                     for root_name, (location, role) in sorted(roots.items())}
     return TypeGraph(source=source, types=types, roots=root_objects, format_version=format_version, origin=origin,
@@ -1804,9 +1805,11 @@ def _assign_names(converter: Converter) -> dict[str, str]:
     counts: dict[str, int] = {}
     for name in simple.values():
         counts[name] = counts.get(name, 0) + 1
-    names: dict[str, str] = {}
+    # The table of simple names becomes that of names, in place and in the same (sorted) order: a source of many
+    # types holds one table of them, not two.
+    names = simple
     taken: set[str] = set()
-    for location in sorted(simple):
+    for location in simple:
         name = simple[location]
         if counts[name] > 1 and location not in converter.preferred_names:
             label = location.split("#", 1)[0]
