@@ -48,6 +48,27 @@ def long_lived():
             gc.enable()
 
 
+class Handed:
+    """A value handed over to the function it is passed to, which takes it out (`taken`): then neither the caller's
+    frame nor the callee's arguments hold it (a compiled function holds each of its arguments until it returns), so
+    the callee can let go of it before it returns. A parsed document handed to its reader is freed once read (see
+    SchemaSet.release_documents), before the graph made of it is built."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value) -> None:
+        self._value = value
+
+    def take(self):
+        value, self._value = self._value, None
+        return value
+
+
+def taken(value):
+    """`value`, or the value it hands over when it is `Handed` (taken out of it)."""
+    return value.take() if value.__class__ is Handed else value
+
+
 # What the command kept for the end of its process, and whether the running command keeps (see keep_until_exit).
 _KEPT: list = []
 _KEEPING = False

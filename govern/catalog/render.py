@@ -15,6 +15,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import AnyStr, Iterable, Iterator, NamedTuple
 
+from govern.model.fingerprint import refers_to
 from govern.model.graph import TypeGraph
 from govern.model.inventory import Inventory
 from govern.model.nodes import Intersection, Object
@@ -125,7 +126,7 @@ def type_sections(graph: TypeGraph, digests, declared: dict[str, str] | None = N
     for name, named in graph.types.items():
         node = named.node
         description = f"{_one_paragraph(named.description)}\n\n" if named.description else ""
-        referred = anchors.keys() & referring[name]
+        referred = anchors.keys() & refers_to(referring, graph.types, name)
         text = made(name, None)
         add((  # a TypeSection's fields, as a plain tuple
             f'<a id="{anchors[name]}"></a>\n\n#### `{name}`\n\n',

@@ -40,8 +40,8 @@ class TypeGraph:
     # graph is frozen, so the cached value cannot go stale).
     @cached_property
     def references_and_policy(self) -> tuple[Mapping[str, tuple[str, ...]], bool]:
-        """The keys each type refers to, and whether any type carries a preservation policy: one walk over
-        every node gives both."""
+        """The keys each type refers to (aliases left out: see `scan_types` and `refers_to`), and whether any type
+        carries a preservation policy: one walk over every node gives both."""
         return scan_types(self.types)
 
     @cached_property

@@ -27,7 +27,7 @@ from govern.model.nodes import (
     NEVER, OPEN, Alternative, Applicator, Array, Enum, Intersection, Literal, Map, NamedType, Never, Node,
     Object, Opaque, Primitive, Property, Ref, Root, Tuple, Union, make_constraints,
 )
-from govern.process import keep_until_exit, long_lived
+from govern.process import keep_until_exit, long_lived, taken
 from govern.reader import compact_serializer, kept_text
 from govern.sources.refs import (
     OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, reference_boundaries, urljoin,
@@ -1765,7 +1765,8 @@ def finish_graph(converter: Converter, source: str, roots: dict[str, tuple[str, 
     converter.release_conversion()
     for root_name, (location, _) in roots.items():
         converter.preferred_names.setdefault(location, root_name)
-    names = _assign_names(converter)
+    names = _assign_names(converter)  # (the last to read the documents: a document's title names it)
+    converter.schemas.release_documents()
     # References were made by location, before names could be chosen (they depend on every location). The
     # converter made each of them and nothing outside it has seen one yet, so they are named in place:
     # rebuilding every node on a path to a reference would cost a walk over the whole graph.
@@ -2046,10 +2047,11 @@ def load_jsonschema(source: str, path: Path, roots: dict[str, tuple[str | None, 
     `roots` maps root names to (pointer or None, role). With `adhoc`, the document itself is a root when it
     has structure, and each of its definitions is one too (without `all_definitions`, only when the
     document has no structure of its own). `dialect` overrides what `$schema` declares. `content` is the
-    file's document when the caller has read it already.
+    file's document when the caller has read it already, best `Handed` over (see govern.process.Handed).
     """
     schemas = SchemaSet(label_root=project_root, boundaries=reference_boundaries(path, project_root, allow_outside))
-    document = schemas.load_file(path, dialect=dialect, content=content)
+    document = schemas.load_file(path, dialect=dialect, content=taken(content))
+    content = None  # (the document holds it, and lets go of it once read: see SchemaSet.release_documents)
     converter = Converter(schemas, annotations=annotations, source_policy=source_policy)
     converter.register_definitions(document)
     resolved_roots: dict[str, tuple[str, str]] = {}

@@ -67,20 +67,26 @@ def load_spec(spec: str, label_root: Path | None = None, source: str | None = No
         name = source or spec.partition(":")[0].rsplit(".", 1)[-1]
         return load_pydantic(name, spec, {}, label_root or Path.cwd())
     from govern.fsio import read_document
+    from govern.process import Handed
     from govern.sources.jsonschema import _stem
 
     content = read_document(path)  # reports a missing or unreadable file by name
     name = source or _stem(path.name)
-    if isinstance(content, dict) and "openapi" in content:
+    kind = "openapi" if isinstance(content, dict) and "openapi" in content else \
+        "swagger" if isinstance(content, dict) and "swagger" in content else "jsonschema"
+    # Handed over, so that this frame holds no reference to the document and the reader can let go of it once it
+    # has read it (see govern.process.Handed).
+    handed, content = Handed(content), None
+    if kind == "openapi":
         from govern.sources.openapi import load_openapi
 
-        return load_openapi(name, path, {}, label_root, None, content=content)
-    if isinstance(content, dict) and "swagger" in content:
+        return load_openapi(name, path, {}, label_root, None, content=handed)
+    if kind == "swagger":
         raise InputError(Problem(str(path), "is a Swagger 2.0 document", hint="govern reads OpenAPI 3.0 and 3.1"))
     from govern.sources.jsonschema import load_jsonschema
 
     return load_jsonschema(name, path, {}, label_root, None, adhoc=True, document_root=document_root,
-                           all_definitions=all_definitions, dialect=dialect, content=content)
+                           all_definitions=all_definitions, dialect=dialect, content=handed)
 
 
 def document_root_name(graph: TypeGraph) -> str | None:

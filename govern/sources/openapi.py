@@ -14,7 +14,7 @@ from typing import Any
 from govern.config import SourcePolicy
 from govern.errors import InputError, Problem
 from govern.model.graph import TypeGraph
-from govern.process import keep_until_exit, long_lived
+from govern.process import keep_until_exit, long_lived, taken
 from govern.sources.jsonschema import Converter, finish_graph, read_format_version
 from govern.sources.refs import OPENAPI_30, SchemaSet, dialect_of, escape_token, reference_boundaries
 
@@ -27,9 +27,11 @@ def load_openapi(source: str, path: Path, roots: dict[str, tuple[str | None, str
                  format_version_pointer: str | None = "/info/version", discover: bool = True,
                  allow_outside: tuple[Path, ...] = (), annotations: tuple[str, ...] = (),
                  source_policy: SourcePolicy = SourcePolicy(), content: Any = None) -> TypeGraph:
-    """`content`: the document already read from `path` (a caller that looked at it first), else it is read."""
+    """`content`: the document already read from `path` (a caller that looked at it first; best `Handed` over, see
+    govern.process.Handed), else it is read."""
     schemas = SchemaSet(label_root=project_root, boundaries=reference_boundaries(path, project_root, allow_outside))
     label = schemas.label_for(path)
+    content = taken(content)
     if content is None:
         from govern.fsio import read_document
 
@@ -59,6 +61,7 @@ def load_openapi(source: str, path: Path, roots: dict[str, tuple[str | None, str
         for component in body_components(content, label):
             declared_roots[component] = (converter.named_at(document, f"/components/schemas/{escape_token(component)}"),
                                          "record")
+    content = components = None  # (the document holds it, and lets go of it once read: see finish_graph)
     for name, (at, role) in roots.items():
         component = at or name
         pointer = component[1:] if component.startswith("#/") else f"/components/schemas/{escape_token(component)}"
