@@ -189,17 +189,15 @@ def type_digests(types: Mapping[str, NamedType], domain: str,
         referred = scan_types(types)[0]
     # A type that is only a reference (an alias) is its target: `$ref` and inline hash alike, also when the
     # target is recursive (hashing the alias as one more member would give it a digest of its own).
-    aliases = alias_targets(types)
-    canonical = {key: aliases.get(key, key) for key in types}
+    # (`canonical.get(key, key)` is a key's canonical key: the table holds aliases only)
+    canonical = alias_targets(types)
     # The component search runs on numbers (a canonical key's position; an alias has its target's), its tables
     # lists, built here straight from `referred`: which order it visits types and references in makes no
     # difference to the components, and a component's digests need only those of the components it refers to.
-    keys = [key for key, target in canonical.items() if target == key]
+    keys = [key for key in types if canonical.get(key, key) == key]
     number = {key: position for position, key in enumerate(keys)}
-    for key, target in canonical.items():
-        if target != key:
-            number[key] = number[target]
-    successors = [[*{number[target] for target in refers_to(referred, types, key) if target in number}] for key in keys]
+    successors = [[*{position for target in refers_to(referred, types, key)
+                     if (position := number.get(canonical.get(target, target))) is not None}] for key in keys]
     digests: dict[str, str] = {}
 
     def settled(key: str) -> str:
@@ -230,7 +228,7 @@ def type_digests(types: Mapping[str, NamedType], domain: str,
     # `digest_of` calls itself: dropping it breaks that cycle, so the memo is freed on return. (Compiled, the
     # functions made here share one frame of their variables, which holds each of them: both are dropped.)
     digest_of = settled = None  # type: ignore[assignment]
-    return {key: digests[canonical[key]] for key in sorted(canonical)}
+    return {key: digests[canonical.get(key, key)] for key in sorted(types)}
 
 
 class _Memo:
@@ -372,28 +370,33 @@ def alias_targets(types: Mapping[str, NamedType]) -> dict[str, str]:
     for start, named in types.items():
         if named.node.__class__ is not Ref or start in targets:
             continue
-        chain: list[str] = []
-        on_chain: dict[str, int] = {}  # key -> its place in `chain`
+        # While a chain is followed, its aliases hold its start in the table (no alias followed before holds it:
+        # the start was in none of their chains), so meeting one of them again closes a loop; then they hold its
+        # end. One table, rather than a list and a table of the chain besides it (a chain of 10,000 aliases).
         key = start
         while True:
             end = targets.get(key)
+            if end == start:  # a loop, closed at `key`: each alias on it stands for itself
+                looped = key
+                while True:
+                    targets[looped] = looped
+                    looped = types[looped].node.target
+                    if looped == key:
+                        break
+                end = key
+                break
             if end is not None:  # a chain followed before
                 break
             node = types[key].node
             if node.__class__ is not Ref or node.target not in types:
                 end = key
                 break
-            if key in on_chain:
-                for looped in chain[on_chain[key]:]:
-                    targets[looped] = looped
-                del chain[on_chain[key]:]
-                end = key
-                break
-            on_chain[key] = len(chain)
-            chain.append(key)
+            targets[key] = start
             key = node.target
-        for alias in chain:
-            targets[alias] = end
+        key = start
+        while targets.get(key) == start and key != end:
+            targets[key] = end
+            key = types[key].node.target
         if start not in targets:  # a reference to no type here
             targets[start] = start
     return targets

@@ -30,7 +30,7 @@ from govern.model.nodes import (
 from govern.process import keep_until_exit, long_lived, taken
 from govern.reader import compact_serializer, kept_text
 from govern.sources.refs import (
-    OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, reference_boundaries, urljoin,
+    OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, reference_boundaries, target_at, urljoin,
 )
 
 # Deeper nesting than this is not a real schema; refusing it keeps every later walk within Python's limits.
@@ -250,7 +250,7 @@ class Converter:
         return key
 
     def named_at(self, document: Document, pointer: str) -> str:
-        target = self.schemas.resolve("#" + pointer, document.uri, document, pointer) if pointer else Target(
+        target = self.schemas.resolve("#" + pointer, document.uri, document, pointer) if pointer else target_at(
             document, "", document.uri, document.content)
         return self.named(target)
 

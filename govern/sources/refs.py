@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import unquote, urldefrag, urljoin as _urljoin, urlsplit
@@ -68,14 +68,21 @@ class Document:
 @dataclass(frozen=True, slots=True)  # (slots: a source holds one for each of its definitions while it reads)
 class Target:
     document: Document
-    pointer: str  # JSON pointer inside the document, "" for the whole
+    # "label#pointer", spelled once: every reference made to the target asks for it, and the pointer is read from
+    # it when asked for (once per converted type), so a target holds one string, not two (see `target_at`).
+    location: str
     base: str  # base URI in effect at the target
     schema: Any
-    # "label#pointer", spelled once: every reference made to the target asks for it.
-    location: str = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "location", f"{self.document.label}#{self.pointer}")
+    @property
+    def pointer(self) -> str:
+        """The JSON pointer inside the document, "" for the whole."""
+        return self.location[len(self.document.label) + 1:]
+
+
+def target_at(document: Document, pointer: str, base: str, schema: Any) -> Target:
+    """The target at `pointer` inside `document`."""
+    return Target(document, f"{document.label}#{pointer}", base, schema)
 
 
 def escape_token(token: str) -> str:
@@ -218,15 +225,16 @@ class SchemaSet:
     def known(self, reference: str, base: str) -> Target | None:
         """The target of a reference resolved before under the same base, or of a definition `definitions` found (the
         referrer's place, which only messages need and which costs something to spell, is not asked for)."""
-        target = self._resolved.get((base, reference))
-        if target is None:
-            tables = self._definition_tables.get(base)
-            if tables is not None:
-                for prefix, table in tables:
-                    if reference.startswith(prefix):
-                        # (no name in a table holds "/", "~" or "%": a longer pointer or an escaped one finds none)
-                        return table.get(reference[len(prefix):])
-        return target
+        tables = self._definition_tables.get(base)
+        if tables is not None:  # (most references name a definition: looked up first)
+            for prefix, table in tables:
+                if reference.startswith(prefix):
+                    # (no name in a table holds "/", "~" or "%": a longer pointer or an escaped one finds none there)
+                    target = table.get(reference[len(prefix):])
+                    if target is not None:
+                        return target
+                    break
+        return self._resolved.get((base, reference))
 
     def resolve(self, reference: str, base: str, referrer: Document, referrer_pointer: str) -> Target:
         cached = self.known(reference, base)
@@ -267,7 +275,8 @@ class SchemaSet:
         if defined is None:
             defined = {}
             tables.append((reference_prefix, defined))
-        identified = document.label not in self._without_identifiers  # else no entry has an identifier to read
+        label = document.label
+        identified = label not in self._without_identifiers  # else no entry has an identifier to read
         for name, schema in table.items():
             target = defined.get(name)
             if target is not None:
@@ -278,17 +287,17 @@ class SchemaSet:
                 pointer = f"{prefix}/{escape_token(name)}"
                 yield self.resolve("#" + pointer, uri, document, pointer)
                 continue
-            pointer = f"{prefix}/{name}"
-            target = self._resolved.get((uri, "#" + pointer)) if self._resolved else None
+            target = self._resolved.get((uri, f"#{prefix}/{name}")) if self._resolved else None
             if target is None:
                 own_id = _own_id(schema, dialect) if identified else None
                 try:
                     target_base = urldefrag(urljoin(base, own_id))[0] if own_id and not own_id.startswith("#") \
                         else base
                 except ValueError:
+                    pointer = f"{prefix}/{name}"
                     yield self.resolve("#" + pointer, uri, document, pointer)  # which says why
                     continue
-                target = Target(document, pointer, target_base, schema)
+                target = Target(document, f"{label}#{prefix}/{name}", target_base, schema)
             defined[name] = target
             yield target
 
@@ -312,7 +321,7 @@ class SchemaSet:
         else:
             pointer = resource_pointer + fragment
         schema, target_base = self._walk(document, pointer, reference, referrer, referrer_pointer)
-        return Target(document=document, pointer=pointer, base=target_base, schema=schema)
+        return target_at(document, pointer, target_base, schema)
 
     def _resource_of(self, base: str) -> str:
         """The resource part of `base` as urldefrag makes it of any `base#fragment`, parsed once per base."""
