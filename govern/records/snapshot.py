@@ -280,7 +280,7 @@ def read_snapshot_with_adapter(document: Any, origin: str) -> list[TypeGraph]:
             location = converter.named_at(snapshot_doc, f"/$defs/{escape_token(type_name)}")
             declared[root_id.partition(":")[2]] = (location, role)
         prefix = f"{snapshot_doc.label}#/$defs/"
-        for location in list(converter._registered):
+        for location in list(converter.types):  # (registered so far: see Converter.named)
             if location.startswith(prefix):  # the recorded type name, not the resource's own place
                 converter.preferred_names.setdefault(location, unescape_token(location[len(prefix):]))
         domain = resource.get(INVENTORY_FORMAT)

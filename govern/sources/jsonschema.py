@@ -187,7 +187,8 @@ class Converter:
     # Whether every value is a JSON value as the reader makes it. Values built by code (pydantic) may hold
     # tuples, which a compact serialization writes as lists, so their subschemas are not shared by text.
     values_from_text: bool = True
-    types: dict[str, Node] = field(default_factory=dict)  # location -> node
+    # Location (or variant key) -> node; a registered type not yet converted holds None (see `named`).
+    types: dict[str, Node | None] = field(default_factory=dict)
     descriptions: dict[str, str] = field(default_factory=dict)
     preferred_names: dict[str, str] = field(default_factory=dict)
     notes: list[tuple[str, str, str]] = field(default_factory=list)  # see TypeGraph.notes
@@ -195,7 +196,6 @@ class Converter:
     # (target, 0, 0, its location). The context of each is made
     # when it is converted, so a source of many definitions does not hold one for each of them while it reads.
     _pending: list[Target | tuple[Target, int, int, str]] = field(default_factory=list)
-    _registered: set[str] = field(default_factory=set)
     # Key -> location of the named types converted for a reference an unevaluated* sees (see `named`).
     _variants: dict[str, str] = field(default_factory=dict)
     # Schemas without subschemas, by content (see _leaf_key): converted once, their node shared.
@@ -229,7 +229,7 @@ class Converter:
         thousands of entries (see govern.process.keep_until_exit). Not the schemas it read: the work that follows
         reuses their memory once they are freed."""
         return (self.types, self._texts, self._text_properties, self._properties, self._leaves, self._refs,
-                self._registered, self._variants, self._shapes)
+                self._variants, self._shapes)
 
     # --- named types -------------------------------------------------------------------------------
 
@@ -242,8 +242,9 @@ class Converter:
         if sees and _may_hide_evaluation(target.schema, sees):
             key = f"{location}{_SEEN_BY}{sees}"
             self._variants[key] = location
-        if key not in self._registered:
-            self._registered.add(key)
+        types = self.types
+        if key not in types:  # (the table of types is that of registered keys: no set of them besides it)
+            types[key] = None
             # (most are definitions, registered at depth 0 for no unevaluated* keyword: the target alone stands
             # for them, a tuple for the others)
             self._pending.append(target if not depth and not sees else (target, depth, sees, key))
@@ -277,10 +278,10 @@ class Converter:
         reading holds: a chain of aliases spends about 600 bytes on each definition here, against 52 of input.
         Where the command keeps what it read to the end of the process (see keep_until_exit), the tables are
         handed over instead of freed, as they would be at the end of reading."""
-        keep_until_exit(self._texts, self._text_properties, self._properties, self._leaves, self._registered,
-                        self._shapes, self.schemas.release_targets())
+        keep_until_exit(self._texts, self._text_properties, self._properties, self._leaves, self._shapes,
+                        self.schemas.release_targets())
         self._texts, self._text_properties, self._properties, self._leaves = {}, {}, {}, {}
-        self._registered, self._shapes = set(), set()
+        self._shapes = set()
 
     def register_definitions(self, document: Document) -> None:
         """Every `$defs`/`definitions` entry of a document is a named type, referenced or not."""

@@ -146,8 +146,8 @@ REFUSED = {
     "openapi-3.0-nullable": ({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": OPENAPI_30_BODY,
                               "components": {"schemas": {"T0": {"nullable": True, "anyOf": [
                                   {"$ref": "#/components/schemas/T1"}, {"type": "string"}]},
-                                  "T1": {"allOf": [{"$ref": "#/components/schemas/T0"}]}}}}, "T1",
-                             ["T1", "T0", "T1"]),
+                                  "T1": {"allOf": [{"$ref": "#/components/schemas/T0"}]}}}}, "T0",
+                             ["T0", "T1", "T0"]),
 }
 
 
