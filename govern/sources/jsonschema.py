@@ -193,8 +193,8 @@ class Converter:
     preferred_names: dict[str, str] = field(default_factory=dict)
     notes: list[tuple[str, str, str]] = field(default_factory=list)  # see TypeGraph.notes
     # What `named` registered and `run` has still to convert: (target, depth, sees, key), or the target alone for
-    # (target, 0, 0, its location). The context of each is made
-    # when it is converted, so a source of many definitions does not hold one for each of them while it reads.
+    # (target, 0, 0, its location). The context of each is made when it is converted, so a source of many
+    # definitions does not hold one for each of them while it reads.
     _pending: list[Target | tuple[Target, int, int, str]] = field(default_factory=list)
     # Key -> location of the named types converted for a reference an unevaluated* sees (see `named`).
     _variants: dict[str, str] = field(default_factory=dict)
@@ -225,11 +225,11 @@ class Converter:
         self._dumps = compact_serializer() if self.values_from_text else None
 
     def tables(self) -> tuple:
-        """The tables the conversion filled, of no use once the graph is made: for a large source, hundreds of
-        thousands of entries (see govern.process.keep_until_exit). Not the schemas it read: the work that follows
-        reuses their memory once they are freed."""
-        return (self.types, self._texts, self._text_properties, self._properties, self._leaves, self._refs,
-                self._variants, self._shapes)
+        """The tables the conversion filled that outlive it, of no use once the graph is made: for a large source,
+        hundreds of thousands of entries (see govern.process.keep_until_exit). The tables of shared subschemas and
+        the resolver's targets were released when conversion ended (see release_conversion), and the schemas read
+        when the types were named (SchemaSet.release_documents): the work that follows reuses that memory."""
+        return self.types, self._refs, self._variants
 
     # --- named types -------------------------------------------------------------------------------
 
@@ -274,8 +274,8 @@ class Converter:
     def release_conversion(self) -> None:
         """Conversion is over (`run` emptied the queue): drop what only converting reads, the tables of shared
         subschemas and the resolver's targets, which hold the parsed documents' schemas. Naming the types and
-        building the graph then reuse that memory. For a source of many small definitions it is most of what
-        reading holds: a chain of aliases spends about 600 bytes on each definition here, against 52 of input.
+        building the graph then reuse that memory. For a source of many small definitions it is much of what
+        reading holds: several times the few dozen bytes of input each definition takes.
         Where the command keeps what it read to the end of the process (see keep_until_exit), the tables are
         handed over instead of freed, as they would be at the end of reading."""
         keep_until_exit(self._texts, self._text_properties, self._properties, self._leaves, self._shapes,
