@@ -546,9 +546,13 @@ class Converter:
                                    f"{SOURCE_POLICY}",
                                    hint="mark the qualified kind where the source union lists it (pydantic: "
                                         "Annotated[Kind, Field(json_schema_extra=...)] inside the Union)")
-            own_id = _own_id(schema, context.document.dialect)
+            # A subschema with its own `$id` is an embedded resource: references inside it resolve against that
+            # identifier, joined to its parent's base. At the top of a named type (no parent) the base given is
+            # already the type's own, as the resolver found it (a relative identifier joined twice would name
+            # another resource).
+            own_id = _own_id(schema, context.document.dialect) if context._parent is not None else None
             if own_id and not own_id.startswith("#"):
-                context.base = urldefrag(urljoin(context.base, own_id))[0]  # an embedded resource: refs resolve here
+                context.base = urldefrag(urljoin(context.base, own_id))[0]
                 context.texts = None  # and subschemas are shared under that base
         rest = dict(schema) if ANNOTATIONS.isdisjoint(schema) else \
             {key: value for key, value in schema.items() if key not in ANNOTATIONS}

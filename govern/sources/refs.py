@@ -187,7 +187,7 @@ class SchemaSet:
                     if isinstance(own_id, str) and own_id:
                         if own_id.startswith("#"):
                             self.anchors[(base, own_id[1:])] = (document, _pointer_of(path))
-                        else:
+                        elif path is not None:  # (the document's own is in its base already, see add_document)
                             base = urldefrag(urljoin(base, own_id))[0]
                             self.resources.setdefault(base, (document, _pointer_of(path)))
                 for keyword in ("$anchor", "$dynamicAnchor"):
@@ -257,13 +257,13 @@ class SchemaSet:
         entry = self.resources.get(self._resource_of(document.uri))
         base: str | None = None
         if entry is not None and entry[0] is document and not entry[1]:
-            # The base in effect inside the table, as `_walk` finds it at each of the two tokens above an entry.
+            # The base in effect inside the table, as `_walk` finds it at the two tokens above an entry (the
+            # document's own `$id` is in its base already).
             base = document.uri
             try:
-                for value in (document.content, table):
-                    own_id = _own_id(value, dialect)
-                    if own_id and not own_id.startswith("#"):
-                        base = urldefrag(urljoin(base, own_id))[0]
+                own_id = _own_id(table, dialect)
+                if own_id and not own_id.startswith("#"):
+                    base = urldefrag(urljoin(base, own_id))[0]
             except ValueError:
                 base = None
         # Otherwise the base names another resource (documents sharing an identifier) or an identifier is no
@@ -333,11 +333,11 @@ class SchemaSet:
     def _walk(self, document: Document, pointer: str, reference: str, referrer: Document,
               referrer_pointer: str) -> tuple[Any, str]:
         value = document.content
-        base = document.uri
+        base = document.uri  # (the document's own `$id` is in it already: see add_document)
         tokens = pointer.split("/")[1:] if pointer else []
         for token in tokens:
             if isinstance(value, dict):
-                own_id = _own_id(value, document.dialect)
+                own_id = _own_id(value, document.dialect) if value is not document.content else None
                 if own_id and not own_id.startswith("#"):
                     base = urldefrag(urljoin(base, own_id))[0]
                 key = unescape_token(token)
@@ -349,7 +349,7 @@ class SchemaSet:
                 value = value[int(token)]
             else:
                 raise self._dangling(reference, referrer, referrer_pointer, f"{document.label} has nothing at {pointer}")
-        if isinstance(value, dict):
+        if isinstance(value, dict) and value is not document.content:
             own_id = _own_id(value, document.dialect)
             if own_id and not own_id.startswith("#"):
                 base = urldefrag(urljoin(base, own_id))[0]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from govern.errors import InputError
 from conftest import (
     digests_of_graph, document_digest, document_structure, load_file, root_digests, type_digests_of,
 )
@@ -365,3 +366,52 @@ def test_embedded_id_is_the_base_of_references_inside_it(tmp_path):
     expected = {"type": "object", "properties": {"inner": {"type": "object",
                                                            "properties": {"a": {"type": "string"}}}}}
     assert digests["root:root"] == document_digest(expected)
+
+
+# A relative `$id` is joined once, to the base of the schema that holds it: the document's own identifier to the
+# address the document was read from, a definition's to the document's. Each row: the document, the named type
+# whose digest is checked, and what it reads as (None: a reference that must not resolve).
+RELATIVE_IDENTIFIERS = [
+    ("definition-refers-beside-itself",
+     {"$id": "https://example.com/schemas/root.json",
+      "$defs": {"A": {"$id": "sub/a.json", "type": "object", "properties": {"b": {"$ref": "b.json"}}},
+                "B": {"$id": "sub/b.json", "type": "string"}}},
+     "A", {"type": "object", "properties": {"b": {"type": "string"}}}),
+    ("nested-identifier-inside-a-definition",
+     {"$id": "https://example.com/schemas/root.json",
+      "$defs": {"C": {"$id": "c/", "type": "object", "properties": {
+          "x": {"$id": "d.json", "type": "object", "properties": {"y": {"$ref": "e.json"}}}}},
+                "E": {"$id": "c/e.json", "type": "integer"}}},
+     "C", {"type": "object", "properties": {"x": {"type": "object", "properties": {"y": {"type": "integer"}}}}}),
+    ("definition-reached-by-its-identifier",
+     {"$id": "https://example.com/schemas/root.json",
+      "type": "object", "properties": {"a": {"$ref": "sub/a.json"}},
+      "$defs": {"A": {"$id": "sub/a.json", "type": "array", "items": {"$ref": "b.json"}},
+                "B": {"$id": "sub/b.json", "type": "boolean"}}},
+     "root", {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "boolean"}}}}),
+    ("relative-document-identifier",
+     {"$id": "v1/root.json", "type": "object", "properties": {"a": {"$ref": "other.json"}},
+      "$defs": {"O": {"$id": "other.json", "type": "integer"}}},
+     "root", {"type": "object", "properties": {"a": {"type": "integer"}}}),
+    ("relative-document-identifier-joined-once",
+     {"$id": "v1/root.json", "type": "object", "properties": {"a": {"$ref": "v1/other.json"}},
+      "$defs": {"O": {"$id": "other.json", "type": "integer"}}},
+     "root", None),
+    ("relative-document-identifier-fragment",
+     {"$id": "v1/root.json", "type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+      "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "other.json"}}},
+                "O": {"$id": "other.json", "type": "string"}}},
+     "A", {"type": "object", "properties": {"b": {"type": "string"}}}),
+]
+
+
+@pytest.mark.parametrize("document, name, expected", [case[1:] for case in RELATIVE_IDENTIFIERS],
+                         ids=[case[0] for case in RELATIVE_IDENTIFIERS])
+def test_relative_identifiers_are_joined_once(tmp_path, document, name, expected):
+    path = _write(tmp_path / "root.json", {"$schema": D2020, **document})
+    if expected is None:
+        with pytest.raises(InputError, match="does not resolve"):
+            load_file(path, tmp_path)
+        return
+    digests = digests_of_graph(load_file(path, tmp_path))
+    assert digests[f"root:{name}"] == document_digest(expected)
