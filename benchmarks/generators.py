@@ -130,6 +130,16 @@ def ring_of_content_models(count: int, step: int = 7, extra: bool = False) -> di
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/T0", "$defs": defs}
 
 
+def ring_of_equals(count: int, changed: str = "x") -> dict:
+    """A ring through `next` of `count` equal types but one, which holds one property more (`changed`, an
+    integer): members are told apart only by how far they stand from that one, one more of them per refinement
+    round, so hashing every member in every round would take the square of the ring."""
+    defs = {f"T{index}": {"type": "object", "required": ["v"], "properties": {
+        "next": _ref((index + 1) % count), "v": {"type": "string"}}} for index in range(count)}
+    defs["T0"]["properties"][changed] = {"type": "integer"}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/T1", "$defs": defs}
+
+
 def patterns_and_names(count: int, added: bool = False) -> dict:
     """Two objects: one of `count` patterns (`patternProperties`), one of `count` declared names; with `added`,
     each gains what the other holds, so every added name is asked of every pattern beside it and every added

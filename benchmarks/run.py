@@ -19,8 +19,8 @@ Cases: `extract` of generated schemas with many named types, acyclic and one lar
 full comparison is the product of the two graphs (a reference of the recursive component retargeted, a ring of
 types whose content model is the type itself, each gaining a property), `diff --roots all` of the recursive
 component with one type changed (every type a root), names added beside as many patterns
-(`patternProperties`) and patterns beside as many names, and a root reached through a chain of aliases whose object
-changes; `verify` and `record new`
+(`patternProperties`) and patterns beside as many names, a root reached through a chain of aliases whose object
+changes, and a ring of equal types but one whose extra property is renamed; `verify` and `record new`
 over generated histories of change records on many roots; the real GitHub REST description, two releases, and
 real schema pairs (CloudFormation resources of two cfn-lint releases, Kubernetes types of two versions), each
 skipped with a message unless fetched into the cache folder (see benchmarks/README.md); start-up and `verify`
@@ -276,7 +276,7 @@ def bench_types(harness: Harness, sizes: list[int]) -> None:
 
 
 HOSTILE_CASES = ("diff retargeted", "diff content-model ring", "diff many roots", "diff many patterns",
-                 "diff alias chain")
+                 "diff alias chain", "diff ring of equals")
 
 
 def bench_hostile(harness: Harness, sizes: list[int]) -> None:
@@ -284,7 +284,8 @@ def bench_hostile(harness: Harness, sizes: list[int]) -> None:
     every type of a recursive component a root, where each root's own walk would enter every pair of the
     component: past what their own walks may enter in all, the roots are walked together. And names added beside
     many patterns (and patterns beside many names), each asked of each other: the patterns are searched together.
-    And a chain of aliases, which every reader follows to its end: each follows it once."""
+    And a chain of aliases, which every reader follows to its end: each follows it once. And a ring of equal types
+    but one, told apart one member per refinement round: past the hashed rounds, refined by its split history."""
     print("diff of hostile shapes (two schema files; the full comparison would be quadratic)", flush=True)
 
     def retargeted(size: int) -> tuple[dict, dict]:
@@ -305,6 +306,10 @@ def bench_hostile(harness: Harness, sizes: list[int]) -> None:
         # names added beside as many patterns, and patterns beside as many names: each asked of each other
         return generators.patterns_and_names(size), generators.patterns_and_names(size, added=True)
 
+    def ring_of_equals(size: int) -> tuple[dict, dict]:
+        # equal types but one, told apart one member per refinement round: the one's extra property renamed
+        return generators.ring_of_equals(size, "x"), generators.ring_of_equals(size, "y")
+
     def alias_chain(size: int) -> tuple[dict, dict]:
         # the root reaches its object through as many aliases: every reader follows the chain to its end
         return generators.alias_chain(size), generators.alias_chain(size, extended=True)
@@ -314,7 +319,8 @@ def bench_hostile(harness: Harness, sizes: list[int]) -> None:
               HOSTILE_CASES[1]: (ring, [], "content-model", "types"),
               HOSTILE_CASES[2]: (many_roots, ["--roots", "all"], "many", "types"),
               HOSTILE_CASES[3]: (many_patterns, [], "patterns", "patterns, names"),
-              HOSTILE_CASES[4]: (alias_chain, [], "aliases", "aliases")}
+              HOSTILE_CASES[4]: (alias_chain, [], "aliases", "aliases"),
+              HOSTILE_CASES[5]: (ring_of_equals, [], "equals", "types")}
     for case, (make, options, slug, unit) in shapes.items():
         steps = []
         for size in sizes:

@@ -5,7 +5,9 @@ contributes its target's digest, so `$ref` and an inline copy hash alike and a s
 hashed twice. Names of named types never enter a hash. Recursive types are handled per strongly connected
 component of the reference graph by partition refinement: round k hashes the depth-k unfolding, and the
 rounds stop once the partition of the component into equal types no longer changes, and each member's digest
-then covers the whole quotient graph of its component. The result depends on structure alone, not on names or
+then covers the whole quotient graph of its component. A component whose partition still grows after
+_HASHED_ROUNDS rounds is refined by class numbers instead, each class named by the digests of how it split off
+(see _split_history), in time near-linear in the component rather than its square. The result depends on structure alone, not on names or
 the order in which types are declared.
 """
 
@@ -422,7 +424,12 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     history: list[list[bytes]] = []  # each round's digests, when recorded
     current = [_RECURSION_PLACEHOLDER.encode("ascii")] * len(component)
     classes = 1
+    split = False  # whether the partition is found by the split history (see _split_history)
     for round_ in range(len(component) + 1):
+        if round_ == _HASHED_ROUNDS:
+            split = True
+            current = _split_history(rounds, tops)
+            break
         changed = None if reuse is None else reuse.changed(round_)
         following = (rounds.first(tops, current) if round_ == 0 else rounds.next(tops, current)) if changed is None \
             else rounds.next_some(tops, current, changed, reuse.digests(round_))
@@ -442,7 +449,7 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     representatives: dict[bytes, int] = {}
     for position, name in enumerate(current):
         representatives.setdefault(name, position)
-    known = {} if reuse is None else reuse.texts(round_, representatives.values())
+    known = {} if reuse is None or split else reuse.texts(round_, representatives.values())
     wanted = {tops[position]: b"" for position in representatives.values() if tops[position].__class__ is int
               and tops[position] >= rounds.size and position not in known}
     rounds.texts(current, wanted, rounds.needed(wanted) if known else None)  # in terms of the final digests
@@ -452,7 +459,8 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     if record is not None:
         # The quotient's texts are reused only by a version whose refinement ends in the same round, which a
         # history cut short cannot tell: then none are kept.
-        record.add(component, _Refined(memo.prefix, shapes, history, texts if len(history) == round_ + 1 else {}))
+        record.add(component, _Refined(memo.prefix, shapes, history,
+                                       texts if len(history) == round_ + 1 and not split else {}))
     quotient = sorted((name, texts[position]) for name, position in representatives.items())
     rounds.close()
     rounds = None
@@ -467,7 +475,7 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     for name, text in quotient:
         prefix.update(separator + name + b'","' + text.replace(b"\\", b"\\\\").replace(b'"', b'\\"') + b'"]')
         separator = b',["'
-    prefix.update(b'],"k":"recursive","self":')
+    prefix.update(b'],"k":"recursive-split","self":' if split else b'],"k":"recursive","self":')
     quotient.clear()
     by_class = {}
     for name in representatives:
@@ -475,6 +483,162 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
         hasher.update(b'"' + name + b'"}')
         by_class[name] = DIGEST_PREFIX + hasher.hexdigest()
     return {key: by_class[current[position]] for position, key in enumerate(component)}
+
+
+# Rounds hashed before a component whose partition still grows is refined by its split history instead (see
+# _split_history). Round k tells apart members that differ within k references of themselves; a partition still
+# growing after this many rounds is a chain of members alike but for their distance to where they differ (a ring of
+# equal types, one of them changed), which hashing every member once per round would take the square of the ring
+# to tell apart. No component a schema is written with needs this many rounds: their digests are those of the
+# rounds.
+_HASHED_ROUNDS = 32
+
+
+def _split_history(rounds: "_Rounds", tops: list) -> list[bytes]:
+    """The members' class names of a component whose refinement needs more than _HASHED_ROUNDS rounds: the same
+    partition as the rounds reach (the coarsest one in which equal members have equal structure in terms of
+    classes), found by refining with numbers, where each round only looks again at the nodes that read a node
+    whose class number changed, and a class that splits keeps its number for its largest part (so a node changes
+    number only into a part at most half its class: O(n log n) looks in all, where hashing every member in every
+    round would take the square of a ring's length).
+
+    Nodes are the compiled plans (see _Rounds); a member is its top plan. Class names do not depend on the numbers:
+    each class starts named by the digest of its constant part (its kind and constants), and each part of a class
+    that splits is named by the digest of the class's name and of the part's text with every varying child
+    written as its class's name, as the round before the split named them. Which classes split in which round, and
+    into what, depends on the structure alone, so the names do too; two classes are never named alike (they split
+    apart at some round, where their texts differed)."""
+    size, plans = rounds.size, rounds.plans
+    prefix = _DIGEST_PREFIX_BYTES
+    sha256 = hashlib.sha256
+
+    def resolved(slot) -> int | bytes:
+        """A slot as a node: a plan's position among the plans, or a constant digest (bytes)."""
+        seen = 0
+        while slot.__class__ is int and slot < size:  # a member: its top (a bare reference: the one it names)
+            slot = tops[slot]
+            seen += 1
+            if seen > size:
+                return _RECURSION_PLACEHOLDER.encode("ascii")  # (a loop of bare references: no structure)
+        return slot - size if slot.__class__ is int else slot
+
+    children: list[list] = []  # each plan's children, resolved, in the order its text holds them
+    first_names: dict[bytes, int] = {}  # constant part -> first class
+    block: list[int] = []  # each plan's class number
+    for kind, head, rest in plans:
+        if kind == _TEMPLATE:
+            slots = list(rest.__reduce__()[1])
+            constant = repr((kind, head)).encode("utf-8")
+        elif kind == _PAIR:
+            slots = list(rest)
+            constant = repr((kind, head)).encode("utf-8")
+        elif kind == _ONE_ENTRY:
+            slots = [rest[0]]
+            constant = repr((kind, tuple(head[0]), tuple(head[1]), rest[1], rest[2])).encode("utf-8")
+        elif kind == _SORTED_ENTRIES:
+            slots = [slot for slot, _, _ in rest]
+            constant = repr((kind, head[0], tuple(head[1]), head[2],
+                             sorted((lead, suffix) for _, lead, suffix in rest))).encode("utf-8")
+        else:  # _SORTED_ALTERNATIVES
+            slots = [slot for slot, _ in head if slot.__class__ is int]
+            constant = repr((kind, rest, sorted((slot if slot.__class__ is str else "", slot.__class__ is int,
+                                                 alternative.qualified, alternative.tags)
+                                                for slot, alternative in head))).encode("utf-8")
+        children.append([resolved(slot) for slot in slots])
+        number = first_names.get(constant)
+        if number is None:
+            number = first_names[constant] = len(first_names)
+        block.append(number)
+    names = [prefix + hexlify(sha256(b"govern/split\n" + constant).digest()) for constant in first_names]
+    members_of: list[set[int]] = [set() for _ in names]
+    for position, number in enumerate(block):
+        members_of[number].add(position)
+    readers: list[list[int]] = [[] for _ in plans]
+    for position, found in enumerate(children):
+        for child in found:
+            if child.__class__ is int:
+                readers[child].append(position)
+    constants: dict[bytes, int] = {}  # a constant child's number: negative, never a class's
+
+    def value(child) -> int:
+        if child.__class__ is int:
+            return block[child]
+        number = constants.get(child)
+        if number is None:
+            number = constants[child] = -1 - len(constants)
+        return number
+
+    def signature(position: int) -> tuple:
+        kind = plans[position][0]
+        values = [value(child) for child in children[position]]
+        if kind == _TEMPLATE:
+            return tuple(values)
+        if kind == _SORTED_ENTRIES:  # entries sort by their constant lead and suffix, then by the child
+            return tuple(sorted(zip([(lead, suffix) for _, lead, suffix in plans[position][2]], values)))
+        if kind == _SORTED_ALTERNATIVES:
+            alternatives = [(alternative.qualified, alternative.tags) for slot, alternative in plans[position][1]
+                            if slot.__class__ is int]
+            return tuple(sorted(zip(alternatives, values)))
+        return tuple(sorted(values))  # a pair, or one entry
+
+    as_names = _ClassNames(resolved, names, block)
+    text_of = rounds._text
+    looked = range(len(plans))  # the first round looks at every plan
+    while True:
+        by_class: dict[int, dict[tuple, list[int]]] = {}
+        for position in looked:
+            by_class.setdefault(block[position], {}).setdefault(signature(position), []).append(position)
+        splits = [(number, groups) for number, groups in by_class.items()
+                  if len(groups) > 1 or sum(map(len, groups.values())) < len(members_of[number])]
+        if not splits:
+            break
+        # Every part is named from the names of the round before; then the parts are given their numbers and names.
+        split_parts: list[tuple[int, list, list[bytes]]] = []
+        for number, groups in sorted(splits):
+            whole = members_of[number]
+            parts: list = list(groups.values())
+            for part in parts:
+                whole.difference_update(part)
+            if whole:
+                parts.append(whole)  # the plans whose children kept their numbers
+            old_name = names[number]
+            part_names = []
+            for part in parts:
+                kind, head, rest = plans[next(iter(part))]
+                part_names.append(prefix + hexlify(sha256(old_name + b"\n" + text_of(kind, head, rest, as_names))
+                                                   .digest()))
+            split_parts.append((number, parts, part_names))
+        changed: list[int] = []
+        for number, parts, part_names in split_parts:
+            largest = max(range(len(parts)), key=lambda index: len(parts[index]))
+            for index, part in enumerate(parts):
+                part_set = part if part.__class__ is set else set(part)
+                if index == largest:
+                    members_of[number] = part_set
+                    names[number] = part_names[index]
+                    continue
+                new_number = len(members_of)
+                members_of.append(part_set)
+                names.append(part_names[index])
+                for position in part_set:
+                    block[position] = new_number
+                changed.extend(part_set)
+        looked = sorted({reader for position in changed for reader in readers[position]})
+    return [names[block[child]] if (child := resolved(top)).__class__ is int else child for top in tops]
+
+
+class _ClassNames:
+    """A plan's varying children as their classes' names (see _split_history), read as `_Rounds._text` reads a
+    round's values."""
+
+    __slots__ = ("resolved", "names", "block")
+
+    def __init__(self, resolved: Callable, names: list[bytes], block: list[int]):
+        self.resolved, self.names, self.block = resolved, names, block
+
+    def __getitem__(self, slot):
+        child = self.resolved(slot)
+        return self.names[self.block[child]] if child.__class__ is int else child
 
 
 # The rounds of a component recorded for the other version (see Refinements): a member's digest in each. The rounds

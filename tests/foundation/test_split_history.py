@@ -1,0 +1,139 @@
+"""Recursive components whose partition keeps growing past the hashed rounds: refined by their split history.
+
+A ring of equal types with one of them changed is told apart one member per round: hashing every member in every
+round would take the square of the ring. Past `_HASHED_ROUNDS` rounds the component is refined with class numbers,
+and each class is named by its split history (see `govern.model.fingerprint._split_history`). These tests hold that
+scheme to what digests promise: the same partition as the rounds, names and order playing no part, every change
+changing every member's digest; and that components the rounds settle keep the digests of the rounds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import govern.model.fingerprint as fingerprint
+from conftest import rename_definitions, reorder, root_digests, schema_documents, type_digests_of
+
+PROFILE = settings.get_profile("foundation")
+D2020 = "https://json-schema.org/draft/2020-12/schema"
+
+
+@contextlib.contextmanager
+def split_from_the_start():
+    """Every recursive component refined by its split history, whatever rounds it needs."""
+    saved = fingerprint._HASHED_ROUNDS
+    fingerprint._HASHED_ROUNDS = 0
+    try:
+        yield
+    finally:
+        fingerprint._HASHED_ROUNDS = saved
+
+
+def _partition(digests: dict[str, str]) -> set[frozenset[str]]:
+    """Which names share a digest."""
+    groups: dict[str, set[str]] = {}
+    for name, digest in digests.items():
+        groups.setdefault(digest, set()).add(name)
+    return {frozenset(group) for group in groups.values()}
+
+
+def ring(length: int, changed: int | None = 0, extra: str = "x") -> dict:
+    """A ring of `length` equal object types, each naming the next; the type at `changed` has one more property."""
+    definitions = {f"T{index}": {"type": "object", "required": ["v"], "properties": {
+        "v": {"type": "string"}, "next": {"$ref": f"#/$defs/T{(index + 1) % length}"}}} for index in range(length)}
+    if changed is not None:
+        definitions[f"T{changed}"]["properties"][extra] = {"type": "integer"}
+    return {"$schema": D2020, "$ref": "#/$defs/T0", "$defs": definitions}
+
+
+# --- the same partition as the rounds -------------------------------------------------------------------------
+
+@settings(PROFILE)
+@given(document=schema_documents(max_definitions=6))
+def test_the_split_history_finds_the_partition_of_the_rounds(document):
+    by_rounds = type_digests_of(document)
+    with split_from_the_start():
+        by_history = type_digests_of(document)
+    assert _partition(by_history) == _partition(by_rounds)
+
+
+def test_a_ring_past_the_hashed_rounds_tells_every_member_apart():
+    length = fingerprint._HASHED_ROUNDS + 8
+    digests = type_digests_of(ring(length))
+    assert len(set(digests.values())) == length
+    with split_from_the_start():
+        assert _partition(type_digests_of(ring(length))) == _partition(digests)
+
+
+def test_equal_members_of_a_ring_share_their_digest():
+    # Two changed members half a ring apart: the ring is two equal halves, each member equal to its opposite.
+    length = 2 * (fingerprint._HASHED_ROUNDS + 4)
+    document = ring(length)
+    document["$defs"][f"T{length // 2}"]["properties"]["x"] = {"type": "integer"}
+    digests = type_digests_of(document)
+    assert len(set(digests.values())) == length // 2
+    assert all(digests[f"T{index}"] == digests[f"T{index + length // 2}"] for index in range(length // 2))
+
+
+# --- names and order play no part; every change changes every member ------------------------------------------
+
+@settings(PROFILE)
+@given(document=schema_documents(max_definitions=6), data=st.data())
+def test_renaming_keeps_every_digest_of_the_split_history(document, data):
+    names = list(document["$defs"])
+    fresh = data.draw(st.permutations([f"Renamed{index}" for index in range(len(names))]))
+    renames = dict(zip(names, fresh))
+    with split_from_the_start():
+        before = root_digests(document)
+        after = root_digests(rename_definitions(document, renames))
+    assert after == {("doc:" + renames[root[4:]] if root[4:] in renames else root): digest
+                     for root, digest in before.items()}
+
+
+@settings(PROFILE)
+@given(document=schema_documents(max_definitions=6), seed=st.integers(0, 2**32 - 1))
+def test_reordering_keeps_every_digest_of_the_split_history(document, seed):
+    with split_from_the_start():
+        assert root_digests(reorder(document, random.Random(seed))) == root_digests(document)
+
+
+def test_a_rotated_and_renamed_ring_keeps_its_digests():
+    length = fingerprint._HASHED_ROUNDS + 5
+    digests = type_digests_of(ring(length, changed=0))
+    shift = 7  # the changed member is now T7: every name moves seven places along the ring
+    rotated = ring(length, changed=shift)
+    turned = type_digests_of(rotated)
+    assert {name: turned[f"T{(int(name[1:]) + shift) % length}"] for name in digests if name.startswith("T")} == \
+        {name: digest for name, digest in digests.items() if name.startswith("T")}
+
+
+def test_any_change_changes_every_member_and_differs_from_the_rounds():
+    length = fingerprint._HASHED_ROUNDS + 5
+    first = type_digests_of(ring(length, changed=0, extra="x"))
+    other = type_digests_of(ring(length, changed=0, extra="y"))
+    assert all(first[name] != other[name] for name in first)
+    # The split history's digests are their own kind: never a digest the rounds would give.
+    assert set(type_digests_of(ring(4)).values()).isdisjoint(_split_digests(ring(4)))
+
+
+def _split_digests(document: dict) -> set[str]:
+    with split_from_the_start():
+        return set(type_digests_of(document).values())
+
+
+# --- what the rounds settle keeps the rounds' digests ---------------------------------------------------------
+
+def test_a_ring_the_rounds_settle_keeps_their_digests():
+    # One round short of the limit: the rounds settle it, and the digest is that of the rounds, pinned.
+    length = fingerprint._HASHED_ROUNDS - 2
+    digests = type_digests_of(ring(length))
+    saved = fingerprint._HASHED_ROUNDS
+    fingerprint._HASHED_ROUNDS = 10 ** 6  # the rounds only, however long they take
+    try:
+        assert type_digests_of(ring(length)) == digests
+    finally:
+        fingerprint._HASHED_ROUNDS = saved
