@@ -7,8 +7,8 @@ component of the reference graph by partition refinement: round k hashes the dep
 rounds stop once the partition of the component into equal types no longer changes, and each member's digest
 then covers the whole quotient graph of its component. A component whose partition still grows after
 _HASHED_ROUNDS rounds is refined by class numbers instead, each class named by the digests of how it split off
-(see _split_history), in time near-linear in the component rather than its square. The result depends on structure alone, not on names or
-the order in which types are declared.
+(see _split_history), in time near-linear in the component rather than its square. The result depends on
+structure alone, not on names or the order in which types are declared.
 """
 
 from __future__ import annotations

@@ -269,8 +269,8 @@ def read_snapshot_with_adapter(document: Any, origin: str) -> list[TypeGraph]:
             raise InputError(Problem(origin, f"snapshot has no schema for source {source}"))
         schemas = SchemaSet()
         label = f"{origin}#/$defs/{source}"
-        uri = resource.get("$id") if isinstance(resource.get("$id"), str) else f"urn:govern:snapshot:{source}"
-        snapshot_doc = schemas.add_document(resource, label, None, uri, dialect="2020-12")
+        # (read from a name of its own: the resource's `$id`, if any, is joined to it once, by add_document)
+        snapshot_doc = schemas.add_document(resource, label, None, f"urn:govern:snapshot:{source}", dialect="2020-12")
         converter = Converter(schemas, source_policy=None)  # recorded history is read as it was recorded
         converter.register_definitions(snapshot_doc)
         declared = {}

@@ -1056,7 +1056,8 @@ class Converter:
             raise context.fail(f"{condition}; this object declares no role property",
                                hint=f'declare the role, such as "role": {{"const": "{roles[0]}"}}, or remove '
                                     "the marker")
-        role = self._literal_value(properties["role"], context)
+        # (`context` is the source property's: the role stands beside it, in the same object)
+        role = self._literal_value(properties["role"], (context._parent or context).child("properties", "role"))
         if role is None:
             raise context.fail(f"{condition}; this object's role is not a literal",
                                hint=f"give role one value ({', '.join(roles)}), {configure}")
@@ -1078,7 +1079,12 @@ class Converter:
             return values[0]
         reference = schema.get("$ref")
         if isinstance(reference, str):
-            target = self.schemas.resolve(reference, context.base, context.document, context.pointer)
+            base = context.base
+            if not hops:  # a schema where it stands: its own `$id` is the base of its reference (a target's base has it)
+                own_id = _own_id(schema, context.document.dialect)
+                if own_id and not own_id.startswith("#"):
+                    base = urldefrag(urljoin(base, own_id))[0]
+            target = self.schemas.resolve(reference, base, context.document, context.pointer)
             return self._literal_value(target.schema, _Context(target.document, target.pointer, target.base,
                                                                context.depth), hops + 1)
         return None

@@ -87,6 +87,12 @@ REFUSED = [
      ("has no bound x-persistence-source", "at #/properties/source/anyOf/2:", "x-persistence-source")),
     ("attribution-outside-a-union", message(role=USER, source=slot(alternatives=KINDS), extra=QUALIFIED),
      ("x-persistence-attribution belongs on an alternative", "at #/properties/extra:", "oneOf")),
+    # The role's own `$id` is the base of its reference: role.json there is "tool", not the document's "user".
+    ("role-by-reference-under-its-own-id", {**message(role={"$id": "r/", "$ref": "role.json"}, source=slot()),
+                                            "$id": "https://example.com/s/messages.json",
+                                            "$defs": {"Tool": {"$id": "r/role.json", "const": "tool"},
+                                                      "User": {"$id": "role.json", "const": "user"}}},
+     ("role is \"tool\"", "at #/properties/source:", "user, developer")),
 ]
 
 
@@ -119,6 +125,10 @@ ACCEPTED = [
     ("role-by-reference", {**message(role={"$ref": "#/$defs/UserRole"}, source=slot()),
                            "$defs": {"UserRole": {"enum": ["user"], "type": "string"}}}),
     ("anyof-slot", message(role=USER, source=slot(keyword="anyOf"))),
+    ("role-by-reference-under-its-own-id", {**message(role={"$id": "r/", "$ref": "role.json"}, source=slot()),
+                                            "$id": "https://example.com/s/messages.json",
+                                            "$defs": {"User": {"$id": "r/role.json", "const": "user"},
+                                                      "Tool": {"$id": "role.json", "const": "tool"}}}),
     ("message-as-definition", {"$schema": DIALECT, "$defs": {"UserMessage": message(role=USER, source=slot())},
                                "type": "array", "items": {"$ref": "#/$defs/UserMessage"}}),
 ]
