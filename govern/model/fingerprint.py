@@ -427,7 +427,9 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     split = False  # whether the partition is found by the split history (see _split_history)
     for round_ in range(len(component) + 1):
         if round_ == _HASHED_ROUNDS:
-            split = True
+            # (the rounds recorded are dropped first: the other version of a component this long is hashed anew, and
+            # its recorded rounds, the component's size each, would only add to what refining holds)
+            split, history, shapes, reuse = True, [], None, None
             current = _split_history(rounds, tops)
             break
         changed = None if reuse is None else reuse.changed(round_)
@@ -449,18 +451,17 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     representatives: dict[bytes, int] = {}
     for position, name in enumerate(current):
         representatives.setdefault(name, position)
-    known = {} if reuse is None or split else reuse.texts(round_, representatives.values())
+    known = {} if reuse is None else reuse.texts(round_, representatives.values())
     wanted = {tops[position]: b"" for position in representatives.values() if tops[position].__class__ is int
               and tops[position] >= rounds.size and position not in known}
     rounds.texts(current, wanted, rounds.needed(wanted) if known else None)  # in terms of the final digests
     texts = {position: known[position] if position in known else wanted[tops[position]] if tops[position] in wanted
              else _top_text(types[component[position]].node, rounds, current).encode("utf-8")
              for position in representatives.values()}
-    if record is not None:
+    if record is not None and not split:
         # The quotient's texts are reused only by a version whose refinement ends in the same round, which a
         # history cut short cannot tell: then none are kept.
-        record.add(component, _Refined(memo.prefix, shapes, history,
-                                       texts if len(history) == round_ + 1 and not split else {}))
+        record.add(component, _Refined(memo.prefix, shapes, history, texts if len(history) == round_ + 1 else {}))
     quotient = sorted((name, texts[position]) for name, position in representatives.items())
     rounds.close()
     rounds = None
@@ -645,7 +646,7 @@ class _ClassNames:
 # a component needs can approach its size (a ring in which one member differs is told apart one reference per
 # round), so recording them all would hold the square of the component; past this many, the other version hashes
 # every member again (a round not recorded counts as one in which every member may differ), which is exact.
-_RECORDED_ROUNDS = 16
+_RECORDED_ROUNDS = 8
 
 
 class Refinements:

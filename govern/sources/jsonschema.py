@@ -30,7 +30,8 @@ from govern.model.nodes import (
 from govern.process import keep_until_exit, long_lived, taken
 from govern.reader import compact_serializer, kept_text
 from govern.sources.refs import (
-    OPENAPI_30, Document, SchemaSet, Target, _own_id, escape_token, reference_boundaries, target_at, urljoin,
+    REF_OVERRIDES_SIBLINGS, Document, SchemaSet, Target, _own_id, escape_token, reference_boundaries, target_at,
+    urljoin,
 )
 
 # Deeper nesting than this is not a real schema; refusing it keeps every later walk within Python's limits.
@@ -74,8 +75,6 @@ TYPE_SPECIFIC_KEYWORDS = (
     (frozenset({"string"}), STRING_KEYWORDS - {"format"}),
     (frozenset({"integer", "number"}), NUMBER_KEYWORDS),
 )
-# Dialects in which `$ref` replaces its schema object: every keyword beside it is ignored by validators.
-REF_OVERRIDES_SIBLINGS = frozenset({"draft-04", "draft-06", "draft-07", OPENAPI_30})
 # Dialects in which `dependencies` is a keyword: 2019-09 split it into dependentRequired and dependentSchemas.
 DEPENDENCIES_DIALECTS = frozenset({"draft-04", "draft-06", "draft-07"})
 PRIMITIVES = ("string", "integer", "number", "boolean", "null")

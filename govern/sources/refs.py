@@ -168,6 +168,7 @@ class SchemaSet:
         # carries its path as a chain (parent chain, token); the JSON pointer text is built only for the few
         # places that hold an identifier or an anchor, not for every value of a large document.
         id_keyword = "id" if document.dialect == "draft-04" else "$id"
+        ref_replaces = document.dialect in REF_OVERRIDES_SIBLINGS
         self.resources[document.uri] = (document, "")
         # How many objects may still hold an identifier or an anchor: the walk ends once it has met that
         # many (a document written by govern has two identifiers, near its top, and nothing below them).
@@ -184,7 +185,7 @@ class SchemaSet:
                 own_id = value.get(id_keyword)
                 if own_id is not None:
                     remaining -= 1  # (one holding null is counted in the text, never here: the walk goes on to the end)
-                    if isinstance(own_id, str) and own_id:
+                    if isinstance(own_id, str) and own_id and not (ref_replaces and "$ref" in value):
                         if own_id.startswith("#"):
                             self.anchors[(base, own_id[1:])] = (document, _pointer_of(path))
                         elif path is not None:  # (the document's own is in its base already, see add_document)
@@ -464,8 +465,13 @@ def _pointer_of(path: tuple | None) -> str:
     return "".join("/" + escape_token(str(token)) for token in reversed(tokens))
 
 
+# Dialects in which `$ref` replaces its schema object: every keyword beside it is ignored by validators, an
+# identifier too.
+REF_OVERRIDES_SIBLINGS = frozenset({"draft-04", "draft-06", "draft-07", OPENAPI_30})
+
+
 def _own_id(schema: Any, dialect: str) -> str | None:
-    if not isinstance(schema, dict):
+    if not isinstance(schema, dict) or ("$ref" in schema and dialect in REF_OVERRIDES_SIBLINGS):
         return None
     value = schema.get("id" if dialect == "draft-04" else "$id")
     return value if isinstance(value, str) else None

@@ -209,8 +209,9 @@ def test_graphs_about_to_be_compared_get_the_root_digests_they_have_alone():
 
 
 def test_a_long_refinement_is_recorded_for_a_bounded_number_of_rounds():
-    # A ring in which one member differs is told apart one reference per round: about as many rounds as members.
-    old, new = _ring(120, odd_one=5, closed=True), _ring(120, odd_one=40, closed=True)
+    # A ring in which one member differs is told apart one reference per round: about as many rounds as members
+    # (more than are recorded, fewer than are hashed before the split history takes over).
+    old, new = _ring(24, odd_one=5, closed=True), _ring(24, odd_one=17, closed=True)
     refinements = Refinements()
     type_digests(old, DOMAINS[1], record=refinements)
     recorded = {id(refined): refined for refined, _ in refinements.members.values()}
@@ -218,6 +219,17 @@ def test_a_long_refinement_is_recorded_for_a_bounded_number_of_rounds():
     assert [refined.texts for refined in recorded.values()] == [{}]  # the last round is not among them
     assert type_digests(new, DOMAINS[1], earlier=refinements) == type_digests(new, DOMAINS[1])
     assert type_digests(old, DOMAINS[1], earlier=refinements) == type_digests(old, DOMAINS[1])
+
+
+def test_a_refinement_past_the_hashed_rounds_is_not_recorded_and_gives_the_digests_computed_alone():
+    # Refined by its split history, a component's other version is hashed anew: nothing of it is kept.
+    length = fingerprint._HASHED_ROUNDS + 20
+    old, new = _ring(length, odd_one=5, closed=True), _ring(length, odd_one=40, closed=True)
+    refinements = Refinements()
+    assert type_digests(old, DOMAINS[1], record=refinements) == type_digests(old, DOMAINS[1])
+    assert refinements.members == {}
+    assert type_digests(new, DOMAINS[1], earlier=refinements) == type_digests(new, DOMAINS[1])
+    assert _pair(old, new, DOMAINS[1], DOMAINS[1]) == (type_digests(old, DOMAINS[1]), type_digests(new, DOMAINS[1]))
 
 
 @settings(PROFILE)

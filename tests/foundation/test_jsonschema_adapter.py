@@ -405,6 +405,31 @@ RELATIVE_IDENTIFIERS = [
 ]
 
 
+# In draft-04, -06 and -07 `$ref` replaces its schema object: an identifier beside it is ignored like every other
+# keyword there, so the reference resolves against the enclosing base (t.json, an integer), not r/t.json.
+IGNORED_BESIDE_REF = [
+    (dialect, keyword, where)
+    for dialect, keyword in ((D04, "id"), ("http://json-schema.org/draft-06/schema#", "$id"), (D07, "$id"))
+    for where in ("property", "definition")
+]
+
+
+@pytest.mark.parametrize("dialect, keyword, where", IGNORED_BESIDE_REF)
+def test_an_identifier_beside_ref_is_ignored_where_ref_replaces_its_schema(tmp_path, dialect, keyword, where):
+    beside = {keyword: "r/", "$ref": "t.json"}
+    document = {"$schema": dialect, keyword: "https://example.com/s/root.json",
+                "definitions": {"Spec": {keyword: "t.json", "type": "integer"},
+                                "Other": {keyword: "r/t.json", "type": "string"}}}
+    if where == "property":
+        document.update({"type": "object", "properties": {"p": beside}})
+        expected, name = {"type": "object", "properties": {"p": {"type": "integer"}}}, "root"
+    else:
+        document["definitions"]["Alias"] = beside
+        expected, name = {"type": "integer"}, "Alias"
+    digests = digests_of_graph(load_file(_write(tmp_path / "root.json", document), tmp_path))
+    assert digests[f"root:{name}"] == document_digest(expected)
+
+
 @pytest.mark.parametrize("document, name, expected", [case[1:] for case in RELATIVE_IDENTIFIERS],
                          ids=[case[0] for case in RELATIVE_IDENTIFIERS])
 def test_relative_identifiers_are_joined_once(tmp_path, document, name, expected):
