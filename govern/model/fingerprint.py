@@ -430,7 +430,7 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
             # (the rounds recorded are dropped first: the other version of a component this long is hashed anew, and
             # its recorded rounds, the component's size each, would only add to what refining holds)
             split, history, shapes, reuse = True, [], None, None
-            current = _split_history(rounds, tops)
+            current, quotient = _split_history(rounds, tops)
             break
         changed = None if reuse is None else reuse.changed(round_)
         following = (rounds.first(tops, current) if round_ == 0 else rounds.next(tops, current)) if changed is None \
@@ -448,24 +448,26 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     # cycle changes every member's digest, while names and declaration order still play no part.
     # Members of one class have equal structure in terms of classes (the partition is stable), so one member
     # per class gives the quotient, which is serialized once for the whole component.
-    representatives: dict[bytes, int] = {}
-    for position, name in enumerate(current):
-        representatives.setdefault(name, position)
-    known = {} if reuse is None else reuse.texts(round_, representatives.values())
-    wanted = {tops[position]: b"" for position in representatives.values() if tops[position].__class__ is int
-              and tops[position] >= rounds.size and position not in known}
-    rounds.texts(current, wanted, rounds.needed(wanted) if known else None)  # in terms of the final digests
-    texts = {position: known[position] if position in known else wanted[tops[position]] if tops[position] in wanted
-             else _top_text(types[component[position]].node, rounds, current).encode("utf-8")
-             for position in representatives.values()}
-    if record is not None and not split:
-        # The quotient's texts are reused only by a version whose refinement ends in the same round, which a
-        # history cut short cannot tell: then none are kept.
-        record.add(component, _Refined(memo.prefix, shapes, history, texts if len(history) == round_ + 1 else {}))
-    quotient = sorted((name, texts[position]) for name, position in representatives.items())
+    # (Refined by its split history, the component has its quotient already: every class, inline ones too.)
+    if not split:
+        representatives: dict[bytes, int] = {}
+        for position, name in enumerate(current):
+            representatives.setdefault(name, position)
+        known = {} if reuse is None else reuse.texts(round_, representatives.values())
+        wanted = {tops[position]: b"" for position in representatives.values() if tops[position].__class__ is int
+                  and tops[position] >= rounds.size and position not in known}
+        rounds.texts(current, wanted, rounds.needed(wanted) if known else None)  # in terms of the final digests
+        texts = {position: known[position] if position in known else wanted[tops[position]]
+                 if tops[position] in wanted else _top_text(types[component[position]].node, rounds, current)
+                 .encode("utf-8") for position in representatives.values()}
+        if record is not None:
+            # The quotient's texts are reused only by a version whose refinement ends in the same round, which a
+            # history cut short cannot tell: then none are kept.
+            record.add(component, _Refined(memo.prefix, shapes, history, texts if len(history) == round_ + 1 else {}))
+        quotient = sorted((name, texts[position]) for name, position in representatives.items())
+        wanted.clear()
     rounds.close()
     rounds = None
-    wanted.clear()
     # Byte for byte the canonical JSON of {"classes": quotient, "k": "recursive", "self": <class name>}
     # (keys sorted), with the shared prefix hashed once, class by class (the whole text would be as large
     # as the component's schemas). Class names are digests, which JSON writes as they are; a form text has
@@ -479,7 +481,7 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     prefix.update(b'],"k":"recursive-split","self":' if split else b'],"k":"recursive","self":')
     quotient.clear()
     by_class = {}
-    for name in representatives:
+    for name in set(current):
         hasher = prefix.copy()
         hasher.update(b'"' + name + b'"}')
         by_class[name] = DIGEST_PREFIX + hasher.hexdigest()
@@ -495,20 +497,24 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
 _HASHED_ROUNDS = 32
 
 
-def _split_history(rounds: "_Rounds", tops: list) -> list[bytes]:
-    """The members' class names of a component whose refinement needs more than _HASHED_ROUNDS rounds: the same
-    partition as the rounds reach (the coarsest one in which equal members have equal structure in terms of
-    classes), found by refining with numbers, where each round only looks again at the nodes that read a node
-    whose class number changed, and a class that splits keeps its number for its largest part (so a node changes
-    number only into a part at most half its class: O(n log n) looks in all, where hashing every member in every
-    round would take the square of a ring's length).
+def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tuple[bytes, bytes]]]:
+    """The members' class names of a component whose refinement needs more than _HASHED_ROUNDS rounds, and its
+    quotient: every class of its nodes, inline ones too, by name, with its text in terms of class names (sorted).
+    The partition is the coarsest one in which equal nodes have equal structure in terms of classes (a reference
+    and an inline copy of what it names are equal; the rounds, which reach a member one reference later than an
+    inline copy of it, may keep such two apart). It is found by refining with numbers, where each round only looks
+    again at the nodes that read a node whose class number changed, and a class that splits keeps its number for
+    its largest part (so a node changes number only into a part at most half its class: O(n log n) looks in all for
+    nodes of few children, where hashing every member in every round would take the square of a ring's length; a
+    node of many varying children, a union of thousands of members, is written whole each time it is looked at).
 
     Nodes are the compiled plans (see _Rounds); a member is its top plan. Class names do not depend on the numbers:
     each class starts named by the digest of its constant part (its kind and constants), and each part of a class
     that splits is named by the digest of the class's name and of the part's text with every varying child
     written as its class's name, as the round before the split named them. Which classes split in which round, and
     into what, depends on the structure alone, so the names do too; two classes are never named alike (they split
-    apart at some round, where their texts differed)."""
+    apart at some round, where their texts differed). Equal nodes have equal texts in terms of class names, so the
+    quotient does not depend on which node stands for its class."""
     size, plans = rounds.size, rounds.plans
     prefix = _DIGEST_PREFIX_BYTES
     sha256 = hashlib.sha256
@@ -552,6 +558,7 @@ def _split_history(rounds: "_Rounds", tops: list) -> list[bytes]:
         block.append(number)
     names = [prefix + hexlify(sha256(b"govern/split\n" + constant).digest()) for constant in first_names]
     members_of: list[set[int]] = [set() for _ in names]
+    removed = [0 for _ in names]  # how many nodes each class's set has lost since it was made
     for position, number in enumerate(block):
         members_of[number].add(position)
     readers: list[list[int]] = [[] for _ in plans]
@@ -600,6 +607,12 @@ def _split_history(rounds: "_Rounds", tops: list) -> list[bytes]:
             parts: list = list(groups.values())
             for part in parts:
                 whole.difference_update(part)
+            removed[number] += sum(map(len, parts))
+            if removed[number] > len(whole):
+                # (a set keeps the slots of what it lost: rebuilt once it lost more than it holds, so that taking a
+                # node of it for its name stays cheap, at a cost of one look per node lost)
+                whole = members_of[number] = set(whole)
+                removed[number] = 0
             if whole:
                 parts.append(whole)  # the plans whose children kept their numbers
             old_name = names[number]
@@ -615,17 +628,27 @@ def _split_history(rounds: "_Rounds", tops: list) -> list[bytes]:
             for index, part in enumerate(parts):
                 part_set = part if part.__class__ is set else set(part)
                 if index == largest:
+                    if part_set is not members_of[number]:
+                        removed[number] = 0
                     members_of[number] = part_set
                     names[number] = part_names[index]
                     continue
                 new_number = len(members_of)
                 members_of.append(part_set)
+                removed.append(0)
                 names.append(part_names[index])
                 for position in part_set:
                     block[position] = new_number
                 changed.extend(part_set)
         looked = sorted({reader for position in changed for reader in readers[position]})
-    return [names[block[child]] if (child := resolved(top)).__class__ is int else child for top in tops]
+    start = len(rounds.prefix)
+    quotient = []
+    for number, nodes in enumerate(members_of):
+        if nodes:
+            kind, head, rest = plans[next(iter(nodes))]
+            quotient.append((names[number], text_of(kind, head, rest, as_names)[start:]))
+    quotient.sort()
+    return [names[block[child]] if (child := resolved(top)).__class__ is int else child for top in tops], quotient
 
 
 class _ClassNames:

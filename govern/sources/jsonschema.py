@@ -982,8 +982,9 @@ class Converter:
             taken["additionalProperties"] = True  # evaluates every name, and an enclosing unevaluated* sees it
         if undeclared:
             if open_content and "additionalProperties" not in taken and "unevaluatedProperties" not in taken \
-                    and not context.sees & SEEN_PROPERTIES:
-                # Where the content model admits anything and no unevaluated* sees what is evaluated, a required
+                    and not context.passes & SEEN_PROPERTIES:
+                # Where the content model admits anything and no unevaluated* sees what is evaluated (an enclosing
+                # one, or this schema's own, kept beside its composition when its type is a list), a required
                 # name is a required property of any value (patterns apply to declared names too).
                 properties.extend(Property(name, OPEN, True) for name in undeclared)
                 properties.sort(key=lambda prop: prop.name)

@@ -263,6 +263,8 @@ def test_schemas_with_equal_digests_evaluate_alike(drawn):
 @given(schemas())
 @example({"allOf": [{"additionalProperties": True}], "unevaluatedProperties": False})
 @example({"allOf": [{"allOf": [True], "unevaluatedProperties": True}], "unevaluatedProperties": False})
+# A type list beside a composition: its own unevaluatedProperties sees that a required name is not evaluated.
+@example({"type": ["object", "array"], "unevaluatedProperties": False, "required": ["k"], "then": True})
 def test_a_snapshot_reads_back_and_validates_as_its_source(schema):
     for candidate in (schema, _wrapped(schema)):
         digest, reread, exported = _round_trip(candidate)
