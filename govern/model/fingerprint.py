@@ -532,22 +532,18 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
     children: list[list] = []  # each plan's children, resolved, in the order its text holds them
     first_names: dict[bytes, int] = {}  # constant part -> first class
     block: list[int] = []  # each plan's class number
-    for kind, head, rest in plans:
-        if kind == _TEMPLATE:
-            slots = list(rest.__reduce__()[1])
-            constant = repr((kind, head)).encode("utf-8")
-        elif kind == _PAIR:
-            slots = list(rest)
+    for plan in plans:
+        kind, head, rest = plan
+        # (a template's slots are those its item getter takes)
+        slots = rest.__reduce__()[1] if kind == _TEMPLATE else _children(plan)
+        if kind == _TEMPLATE or kind == _PAIR:
             constant = repr((kind, head)).encode("utf-8")
         elif kind == _ONE_ENTRY:
-            slots = [rest[0]]
             constant = repr((kind, tuple(head[0]), tuple(head[1]), rest[1], rest[2])).encode("utf-8")
         elif kind == _SORTED_ENTRIES:
-            slots = [slot for slot, _, _ in rest]
             constant = repr((kind, head[0], tuple(head[1]), head[2],
                              sorted((lead, suffix) for _, lead, suffix in rest))).encode("utf-8")
         else:  # _SORTED_ALTERNATIVES
-            slots = [slot for slot, _ in head if slot.__class__ is int]
             constant = repr((kind, rest, sorted((slot if slot.__class__ is str else "", slot.__class__ is int,
                                                  alternative.qualified, alternative.tags)
                                                 for slot, alternative in head))).encode("utf-8")
@@ -601,6 +597,7 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
         if not splits:
             break
         # Every part is named from the names of the round before; then the parts are given their numbers and names.
+        # (Numbers, and so the order nodes are looked at in, never enter a name.)
         split_parts: list[tuple[int, list, list[bytes]]] = []
         for number, groups in sorted(splits):
             whole = members_of[number]
@@ -640,7 +637,7 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
                 for position in part_set:
                     block[position] = new_number
                 changed.extend(part_set)
-        looked = sorted({reader for position in changed for reader in readers[position]})
+        looked = {reader for position in changed for reader in readers[position]}  # (in any order: see above)
     start = len(rounds.prefix)
     quotient = []
     for number, nodes in enumerate(members_of):
