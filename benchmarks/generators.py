@@ -140,6 +140,14 @@ def ring_of_equals(count: int, changed: str = "x") -> dict:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/T1", "$defs": defs}
 
 
+def ring_with_wide_union(count: int, changed: str = "x") -> dict:
+    """`ring_of_equals`, where one more member holds a union of every member (`anyOf`): one node that reads the
+    whole ring, whose children change class one after another as the members are told apart."""
+    document = ring_of_equals(count, changed)
+    document["$defs"][f"T{count // 2}"]["properties"]["any"] = {"anyOf": [_ref(index) for index in range(count)]}
+    return document
+
+
 def patterns_and_names(count: int, added: bool = False) -> dict:
     """Two objects: one of `count` patterns (`patternProperties`), one of `count` declared names; with `added`,
     each gains what the other holds, so every added name is asked of every pattern beside it and every added

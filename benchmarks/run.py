@@ -276,7 +276,7 @@ def bench_types(harness: Harness, sizes: list[int]) -> None:
 
 
 HOSTILE_CASES = ("diff retargeted", "diff content-model ring", "diff many roots", "diff many patterns",
-                 "diff alias chain", "diff ring of equals")
+                 "diff alias chain", "diff ring of equals", "diff ring read by a union")
 
 
 def bench_hostile(harness: Harness, sizes: list[int]) -> None:
@@ -285,7 +285,8 @@ def bench_hostile(harness: Harness, sizes: list[int]) -> None:
     component: past what their own walks may enter in all, the roots are walked together. And names added beside
     many patterns (and patterns beside many names), each asked of each other: the patterns are searched together.
     And a chain of aliases, which every reader follows to its end: each follows it once. And a ring of equal types
-    but one, told apart one member per refinement round: past the hashed rounds, refined by its split history."""
+    but one, told apart one member per refinement round: past the hashed rounds, refined by its split history. And
+    that ring read by a union of every member, which the split history looks at again for what changed in it."""
     print("diff of hostile shapes (two schema files; the full comparison would be quadratic)", flush=True)
 
     def retargeted(size: int) -> tuple[dict, dict]:
@@ -310,6 +311,10 @@ def bench_hostile(harness: Harness, sizes: list[int]) -> None:
         # equal types but one, told apart one member per refinement round: the one's extra property renamed
         return generators.ring_of_equals(size, "x"), generators.ring_of_equals(size, "y")
 
+    def ring_read_by_a_union(size: int) -> tuple[dict, dict]:
+        # the ring of equals, one member holding a union of the whole ring: a node that reads every member
+        return generators.ring_with_wide_union(size, "x"), generators.ring_with_wide_union(size, "y")
+
     def alias_chain(size: int) -> tuple[dict, dict]:
         # the root reaches its object through as many aliases: every reader follows the chain to its end
         return generators.alias_chain(size), generators.alias_chain(size, extended=True)
@@ -320,7 +325,8 @@ def bench_hostile(harness: Harness, sizes: list[int]) -> None:
               HOSTILE_CASES[2]: (many_roots, ["--roots", "all"], "many", "types"),
               HOSTILE_CASES[3]: (many_patterns, [], "patterns", "patterns, names"),
               HOSTILE_CASES[4]: (alias_chain, [], "aliases", "aliases"),
-              HOSTILE_CASES[5]: (ring_of_equals, [], "equals", "types")}
+              HOSTILE_CASES[5]: (ring_of_equals, [], "equals", "types"),
+              HOSTILE_CASES[6]: (ring_read_by_a_union, [], "union-ring", "types")}
     for case, (make, options, slug, unit) in shapes.items():
         steps = []
         for size in sizes:

@@ -503,10 +503,11 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
     The partition is the coarsest one in which equal nodes have equal structure in terms of classes (a reference
     and an inline copy of what it names are equal; the rounds, which reach a member one reference later than an
     inline copy of it, may keep such two apart). It is found by refining with numbers, where each round only looks
-    again at the nodes that read a node whose class number changed, and a class that splits keeps its number for
-    its largest part (so a node changes number only into a part at most half its class: O(n log n) looks in all for
-    nodes of few children, where hashing every member in every round would take the square of a ring's length; a
-    node of many varying children, a union of thousands of members, is written whole each time it is looked at).
+    again at the nodes that read a node whose class number changed, by what changed among their children, and a
+    class that splits keeps its number for its largest part (so a node changes number only into a part at most half
+    its class: O((n + m) log n) work in all for n nodes and m references between them, where hashing every member in
+    every round would take the square of a ring's length). Naming a part writes one of its nodes whole: a class of
+    k nodes splits at most k - 1 times, so that is linear too.
 
     Nodes are the compiled plans (see _Rounds); a member is its top plan. Class names do not depend on the numbers:
     each class starts named by the digest of its constant part (its kind and constants), and each part of a class
@@ -557,11 +558,12 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
     removed = [0 for _ in names]  # how many nodes each class's set has lost since it was made
     for position, number in enumerate(block):
         members_of[number].add(position)
-    readers: list[list[int]] = [[] for _ in plans]
+    # Each plan's readers, each with the place the plan holds among the reader's children (see _places).
+    readers: list[list[tuple[int, int]]] = [[] for _ in plans]
     for position, found in enumerate(children):
-        for child in found:
+        for child, place in zip(found, _places(plans[position])):
             if child.__class__ is int:
-                readers[child].append(position)
+                readers[child].append((position, place))
     constants: dict[bytes, int] = {}  # a constant child's number: negative, never a class's
 
     def value(child) -> int:
@@ -587,11 +589,23 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
 
     as_names = _ClassNames(resolved, names, block)
     text_of = rounds._text
-    looked = range(len(plans))  # the first round looks at every plan
+    # The first round looks at every plan, by its whole signature. Later rounds look only at the readers of the plans
+    # that changed number in the round before, each by what changed among its children: the places they hold there,
+    # with their new numbers (`moved`). That tells apart exactly what whole signatures would: the plans of a class had
+    # equal signatures before those changes, a new number is one no child had before, and the number it replaced is
+    # the one of the class it split from; so two plans of a class differ afterwards if, and only if, what moved among
+    # their children differs. A look then costs what moved, not the reader's width: a union of thousands of members
+    # is not written whole again each time one of them changes number. A plan alone in its class is not looked at.
+    moved: dict[int, list[tuple[int, int]]] | None = None
     while True:
         by_class: dict[int, dict[tuple, list[int]]] = {}
-        for position in looked:
-            by_class.setdefault(block[position], {}).setdefault(signature(position), []).append(position)
+        if moved is None:
+            for position in range(len(plans)):
+                by_class.setdefault(block[position], {}).setdefault(signature(position), []).append(position)
+        else:
+            for position, changes in moved.items():
+                changes.sort()
+                by_class.setdefault(block[position], {}).setdefault(tuple(changes), []).append(position)
         splits = [(number, groups) for number, groups in by_class.items()
                   if len(groups) > 1 or sum(map(len, groups.values())) < len(members_of[number])]
         if not splits:
@@ -637,7 +651,16 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
                 for position in part_set:
                     block[position] = new_number
                 changed.extend(part_set)
-        looked = {reader for position in changed for reader in readers[position]}  # (in any order: see above)
+        moved = {}  # (in any order: see above)
+        for position in changed:
+            number = block[position]
+            for reader, place in readers[position]:
+                if len(members_of[block[reader]]) > 1:
+                    changes = moved.get(reader)
+                    if changes is None:
+                        moved[reader] = [(place, number)]
+                    else:
+                        changes.append((place, number))
     start = len(rounds.prefix)
     quotient = []
     for number, nodes in enumerate(members_of):
@@ -646,6 +669,25 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
             quotient.append((names[number], text_of(kind, head, rest, as_names)[start:]))
     quotient.sort()
     return [names[block[child]] if (child := resolved(top)).__class__ is int else child for top in tops], quotient
+
+
+def _places(plan: tuple) -> list[int]:
+    """For each child of a plan (in the order of `_children`, or of a template's slots), its place: what stands beside
+    it in the plan's text whatever it is. A template's child: its position. A child of a sorted plan: the rank of its
+    constant lead and suffix (an entry's) or of its alternative's attribution and tags, among the plan's, since such
+    children are sorted by those and then by themselves; a child of a pair, or the one varying entry: none (0).
+    Plans of one class have the same places, however their children stand in their plans."""
+    kind, head, rest = plan
+    if kind == _TEMPLATE:
+        return list(range(len(rest.__reduce__()[1])))
+    if kind == _SORTED_ENTRIES:
+        labels = [(lead, suffix) for _, lead, suffix in rest]
+    elif kind == _SORTED_ALTERNATIVES:
+        labels = [(alternative.qualified, alternative.tags) for slot, alternative in head if slot.__class__ is int]
+    else:  # a pair, or one entry
+        return [0] * len(_children(plan))
+    rank = {label: place for place, label in enumerate(sorted(set(labels)))}
+    return [rank[label] for label in labels]
 
 
 class _ClassNames:

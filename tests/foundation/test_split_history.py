@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -116,6 +117,82 @@ def test_equal_members_of_a_ring_share_their_digest():
     digests = type_digests_of(document)
     assert len(set(digests.values())) == length // 2
     assert all(digests[f"T{index}"] == digests[f"T{index + length // 2}"] for index in range(length // 2))
+
+
+# --- readers of many members: a look costs what changed, and finds what the whole signature finds -----------------
+
+def _with_unions(document: dict, holders: dict[int, list[int]], keyword: str = "anyOf") -> dict:
+    """`document` (a ring), where each member `holder` of `holders` has a property `any`: a union of the members
+    listed (a member listed twice stands twice)."""
+    for holder, members in holders.items():
+        document["$defs"][f"T{holder}"]["properties"]["any"] = {
+            keyword: [{"$ref": f"#/$defs/T{member}"} for member in members]}
+    return document
+
+
+def _repeated_items(document: dict, holder: int, items: list[int]) -> dict:
+    """`document`, where member `holder` has a property `pair`: a tuple of the members listed, in that order."""
+    document["$defs"][f"T{holder}"]["properties"]["pair"] = {
+        "type": "array", "prefixItems": [{"$ref": f"#/$defs/T{member}"} for member in items], "items": False}
+    return document
+
+
+def _told_apart_by_order() -> dict:
+    """Two members alike but for the order of a tuple of two ring members, T5 and T6, which stand at different
+    distances from the changed T0 and so are told apart only in a later round: X and Y then differ only by where
+    the member that moved stands in their tuples."""
+    document = ring(10)
+    for name, items in (("X", [5, 6]), ("Y", [6, 5])):
+        document["$defs"][name] = {"type": "object", "properties": {"next": {"$ref": "#/$defs/T0"}, "pair": {
+            "type": "array", "prefixItems": [{"$ref": f"#/$defs/T{member}"} for member in items], "items": False}}}
+    document["$defs"]["T3"]["properties"].update({"x": {"$ref": "#/$defs/X"}, "y": {"$ref": "#/$defs/Y"}})
+    return document
+
+
+WIDE_READERS = {
+    # two members told apart only by the places of their children, late: a place is part of what changed
+    "order decides late": _told_apart_by_order,
+    # one union of every member
+    "union of all": lambda: _with_unions(ring(12), {6: list(range(12))}),
+    # one union of every other member: its children change number at different rounds
+    "union of every other": lambda: _with_unions(ring(12), {5: list(range(0, 12, 2))}),
+    # two members holding equal unions: one class of two wide nodes, until their own places tell them apart
+    "two equal unions": lambda: _with_unions(ring(12), {3: list(range(12)), 9: list(range(12))}),
+    # two unions alike but for one member: they part only when that member changes number
+    "unions differing by one": lambda: _with_unions(ring(12), {3: list(range(12)), 9: [*range(11), 0]}),
+    # one member twice in a union (a union keeps one of each), and unions exclusive
+    "exclusive with a repeat": lambda: _with_unions(ring(10), {4: [1, 1, 2, 7], 8: [1, 2, 7]}, "oneOf"),
+    # a tuple of the same member twice, and of two members in either order: places in a template count
+    "tuple places": lambda: _repeated_items(_repeated_items(ring(10), 2, [5, 5]), 7, [5, 6]),
+    "tuple order": lambda: _repeated_items(_repeated_items(ring(10), 2, [5, 6]), 7, [6, 5]),
+    # a ring with no changed member: every look finds nothing to split but the unions' holders
+    "even ring": lambda: _with_unions(ring(9, changed=None), {0: list(range(9)), 4: list(range(9))}),
+}
+
+
+@pytest.mark.parametrize("make", WIDE_READERS.values(), ids=WIDE_READERS.keys())
+def test_readers_of_many_members_are_refined_as_the_rounds_refine_them(make):
+    digests = type_digests_of(make())
+    with split_from_the_start():
+        assert _partition(type_digests_of(make())) == _partition(digests)
+
+
+def test_a_long_ring_read_by_a_union_keeps_its_digests_under_rotation_and_renaming():
+    # Past the hashed rounds, with one member holding a union of the whole ring: every member apart (each stands at
+    # its own distances from the changed member and from the union's holder), and turning the ring's names seven
+    # places keeps every digest.
+    length = fingerprint._HASHED_ROUNDS + 9
+    holder = length // 2
+
+    def made(shift: int) -> dict:
+        document = ring(length, changed=shift)
+        return _with_unions(document, {(holder + shift) % length: list(range(length))})
+
+    digests = type_digests_of(made(0))
+    assert len({digests[f"T{index}"] for index in range(length)}) == length
+    turned = type_digests_of(made(7))
+    assert {f"T{index}": turned[f"T{(index + 7) % length}"] for index in range(length)} == \
+        {f"T{index}": digests[f"T{index}"] for index in range(length)}
 
 
 # --- names and order play no part; every change changes every member ------------------------------------------
