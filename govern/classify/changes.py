@@ -1949,7 +1949,11 @@ class Walker:
             unmatched_new = [j for j in unmatched_new if j not in paired]
         if not unmatched_old and not unmatched_new:
             return  # every alternative has its equal
-        # Pair the rest when their kinds match one to one, so a change inside an alternative is precise.
+        # Pair the rest, so a change inside an alternative is precise: first those that name the same type on both
+        # sides, one to one (a type keeps its name across versions, and a change anywhere in a recursive component
+        # changes the digest of every type in it: a union of several of its types would otherwise pair none of
+        # them, and report each removed and added); then those whose kinds match one to one.
+        pairs = _pairs_by_name(before, after, unmatched_old, unmatched_new)
         old_kinds = {i: self.old.resolve(before[i].node).kind for i in unmatched_old}
         old_count: dict[str, int] = {}
         for kind in old_kinds.values():
@@ -1963,30 +1967,33 @@ class Walker:
                 j = candidates[0]
                 unmatched_old.remove(i)
                 unmatched_new.remove(j)
-                name = group or self.new.alternative_name(after[j])
-                if before[i].qualified != after[j].qualified:
-                    yield Difference(path, "qualification-changed", before[i].node, after[j].node,
-                                     _args(old=before[i].qualified, new=after[j].qualified, alternative=name),
-                                     (OLD_DATA, NEW_DATA))
-                if before[i].tags != after[j].tags:  # the discriminator now selects it by other values
-                    yield Difference(path, "discriminator-changed", before[i].node, after[j].node,
-                                     _args(old=", ".join(before[i].tags), new=", ".join(after[j].tags),
-                                           alternative=name), (OLD_DATA, NEW_DATA))
-                old_node, new_node = before[i].node, after[j].node
-                if old_node.__class__ is Ref and new_node.__class__ is Ref:
-                    # A pair of named types (most pairs): its `Enter`, with what the wrappers below would add
-                    # on its way up, without a generator per wrapper.
-                    enter = self._enter(old_node, new_node, at(path, after, j))
-                    if enter is not None:
-                        if self._overlapping(new_union, [after[j]]):
-                            enter.transforms.append(_Mapped(_exclusive))
-                        if positioned:
-                            enter.transforms.append(_Named({"alternative": name}))
-                        yield enter
-                    continue
-                changes = self._exclusivity(new_union, [after[j]], self.compare(old_node, new_node, at(path, after, j)))
-                # The schema's own keywords are no alternatives a reader would name.
-                yield from _named(changes, alternative=name) if positioned else changes
+                pairs.append((i, j))
+        pairs.sort()  # (in the old side's order, as they stand)
+        for i, j in pairs:
+            name = group or self.new.alternative_name(after[j])
+            if before[i].qualified != after[j].qualified:
+                yield Difference(path, "qualification-changed", before[i].node, after[j].node,
+                                 _args(old=before[i].qualified, new=after[j].qualified, alternative=name),
+                                 (OLD_DATA, NEW_DATA))
+            if before[i].tags != after[j].tags:  # the discriminator now selects it by other values
+                yield Difference(path, "discriminator-changed", before[i].node, after[j].node,
+                                 _args(old=", ".join(before[i].tags), new=", ".join(after[j].tags),
+                                       alternative=name), (OLD_DATA, NEW_DATA))
+            old_node, new_node = before[i].node, after[j].node
+            if old_node.__class__ is Ref and new_node.__class__ is Ref:
+                # A pair of named types (most pairs): its `Enter`, with what the wrappers below would add
+                # on its way up, without a generator per wrapper.
+                enter = self._enter(old_node, new_node, at(path, after, j))
+                if enter is not None:
+                    if self._overlapping(new_union, [after[j]]):
+                        enter.transforms.append(_Mapped(_exclusive))
+                    if positioned:
+                        enter.transforms.append(_Named({"alternative": name}))
+                    yield enter
+                continue
+            changes = self._exclusivity(new_union, [after[j]], self.compare(old_node, new_node, at(path, after, j)))
+            # The schema's own keywords are no alternatives a reader would name.
+            yield from _named(changes, alternative=name) if positioned else changes
         for i in unmatched_old:
             yield self._removed(old_union, [before[i]], Difference(
                 at(path, before, i), "alternative-removed", before[i].node, None,
@@ -2135,6 +2142,31 @@ _SAME_BY_KIND = {Object: Walker._same_object, Map: Walker._same_map, Array: Walk
 _ONE_CHILD = {Array: ("items", "/items"), Map: ("values", "/additionalProperties")}
 # Up to this many pairs of alternatives, equal ones are found pair by pair (each told from structure, see
 # `Walker._same`) rather than by their digests: larger unions are paired through their digests, in linear time.
+def _pairs_by_name(before: list[Alternative], after: list[Alternative], unmatched_old: list[int],
+                   unmatched_new: list[int]) -> list[tuple[int, int]]:
+    """The unpaired alternatives that are references to a type of one name on both sides, where that name stands
+    once among the unpaired of each side, paired (old position, new position); they leave the unmatched lists."""
+    def by_name(alternatives: list[Alternative], unmatched: list[int]) -> dict[str, list[int]]:
+        named: dict[str, list[int]] = {}
+        for position in unmatched:
+            node = alternatives[position].node
+            if node.__class__ is Ref:
+                named.setdefault(node.target, []).append(position)
+        return named
+
+    old_named = by_name(before, unmatched_old)
+    if not old_named:
+        return []
+    new_named = by_name(after, unmatched_new)
+    pairs = [(old_positions[0], new_named[name][0]) for name, old_positions in old_named.items()
+             if len(old_positions) == 1 and len(new_named.get(name, ())) == 1]
+    if pairs:
+        paired_old, paired_new = {i for i, _ in pairs}, {j for _, j in pairs}
+        unmatched_old[:] = [i for i in unmatched_old if i not in paired_old]
+        unmatched_new[:] = [j for j in unmatched_new if j not in paired_new]
+    return pairs
+
+
 _FEW_PAIRS = 64
 
 

@@ -74,6 +74,23 @@ CASES = {
     "named-alternative-removed": (
         document({"anyOf": refs("Card", "Cash", "Cheque")}, NAMED), document({"anyOf": refs("Card", "Cash")}, NAMED),
         [("/properties/payment/anyOf/2", "alternative-removed", "Cheque", [OLD])]),
+    # Every alternative changed, all of one kind: each is paired with the type of its name, not reported removed
+    # and added.
+    "named-alternatives-all-changed": (
+        document({"anyOf": refs("Card", "Cash")}, NAMED),
+        document({"anyOf": refs("Card", "Cash")}, {
+            **NAMED, "Card": {**NAMED["Card"], "properties": {**NAMED["Card"]["properties"], "last4": STRING}},
+            "Cash": {**NAMED["Cash"], "properties": {**NAMED["Cash"]["properties"], "note": STRING}}}),
+        [("Card#/properties/last4", "optional-property-added", "Card", [OLD]),
+         ("Cash#/properties/note", "optional-property-added", "Cash", [OLD])]),
+    # A name on one side only: the rest pair by name, and the two left, one object each, by kind.
+    "named-alternative-replaced-beside-changed-ones": (
+        document({"anyOf": refs("Card", "Cash")}, NAMED),
+        document({"anyOf": refs("Cheque", "Cash")}, {
+            **NAMED, "Cash": {**NAMED["Cash"], "properties": {**NAMED["Cash"]["properties"], "note": STRING}}}),
+        [("Cash#/properties/note", "optional-property-added", "Cash", [OLD]),
+         ("Cheque#/properties/bank", "required-property-added", "Cheque", [OLD]),
+         ("Cheque#/properties/number", "property-removed", "Cheque", [NEW])]),
     "type-became-a-union": (
         document(STRING), document({"anyOf": [STRING, {"type": "integer"}]}),
         [("/properties/payment", "alternative-added", "integer", [NEW])]),
@@ -91,6 +108,19 @@ def test_union_changes_name_their_alternative(pair_classifier, name):
     assert [(f"{change['type']}#{change['path']}" if "type" in change else change["path"], change["kind"],
              change["args"].get("alternative"), change["breaks"]) for change in entry["changes"]] == expected, entry
     assert not {change["kind"] for change in entry["changes"]} & {"operand-added", "operand-removed"}
+
+
+def test_alternatives_inside_a_recursive_component_pair_by_name(pair_classifier):
+    # Card and Cash each lead back to the document: adding an optional property to the document changes the digest
+    # of every type of the cycle, so no alternative has its equal on the other side, and both are objects.
+    defs = {name: {**schema, "properties": {**schema["properties"], "back": {"$ref": "#"}}}
+            for name, schema in NAMED.items()}
+    old = document({"anyOf": refs("Card", "Cash")}, defs)
+    new = copy.deepcopy(old)
+    new["properties"]["note"] = STRING
+    entry = pair_classifier.classify(old, new)["new:Doc"]
+    assert entry["decision"] == "same-version", entry
+    assert {change["kind"] for change in entry["changes"]} == {"optional-property-added"}, entry
 
 
 def test_a_changed_discriminator_value_is_one_alternative_removed_and_one_added(pair_classifier):
