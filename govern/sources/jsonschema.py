@@ -971,18 +971,21 @@ class Converter:
             additional = OPEN if additional else NEVER
         else:
             additional = self.convert_child(additional, context, "additionalProperties")
+        seen_by = context.passes  # the unevaluated* that see what is evaluated here: enclosing ones, and this one's
         if "unevaluatedProperties" in rest and not context.composes:
             # Without composition, unevaluated names are exactly the undeclared ones (and additionalProperties
-            # is absent: beside it, unevaluatedProperties sees no name and was dropped).
+            # is absent: beside it, unevaluatedProperties sees no name and was dropped). Read as additionalProperties,
+            # it no longer sees declared names: only enclosing ones do.
             additional = self.convert_child(rest.pop("unevaluatedProperties"), context, "unevaluatedProperties")
             evaluates_every_name = True
+            seen_by = context.sees
         taken = {key: rest.pop(key) for key in list(rest) if key in OBJECT_KEYWORDS} if rest else {}
         open_content = additional.__class__ is Opaque and not additional.constraints  # admits anything
         if evaluates_every_name and open_content and context.sees & SEEN_PROPERTIES:
             taken["additionalProperties"] = True  # evaluates every name, and an enclosing unevaluated* sees it
         if undeclared:
             if open_content and "additionalProperties" not in taken and "unevaluatedProperties" not in taken \
-                    and not context.passes & SEEN_PROPERTIES:
+                    and not seen_by & SEEN_PROPERTIES:
                 # Where the content model admits anything and no unevaluated* sees what is evaluated (an enclosing
                 # one, or this schema's own, kept beside its composition when its type is a list), a required
                 # name is a required property of any value (patterns apply to declared names too).

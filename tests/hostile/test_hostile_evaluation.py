@@ -198,6 +198,9 @@ DISTINCT = [
 
 # (id, one, other): equivalent spellings, so their digests stay equal.
 EQUIVALENT = [
+    # Without composition, a schema's own unevaluatedProperties is read as additionalProperties: `true` admits the
+    # undeclared names as no keyword would, and a required name stays a property of any value.
+    ("own-unevaluated-true-beside-required", {"unevaluatedProperties": True, "required": ["k"]}, {"required": ["k"]}),
     ("additional-true-seen-by-nothing", {"type": "object", "additionalProperties": True}, {"type": "object"}),
     ("additional-true-in-allof-seen-by-nothing", {"allOf": [{"additionalProperties": True}]}, {}),
     ("items-true-seen-by-nothing", {"type": "array", "items": True}, {"type": "array"}),
@@ -265,6 +268,9 @@ def test_schemas_with_equal_digests_evaluate_alike(drawn):
 @example({"allOf": [{"allOf": [True], "unevaluatedProperties": True}], "unevaluatedProperties": False})
 # A type list beside a composition: its own unevaluatedProperties sees that a required name is not evaluated.
 @example({"type": ["object", "array"], "unevaluatedProperties": False, "required": ["k"], "then": True})
+# Without composition, the schema's own unevaluatedProperties is its additionalProperties: a required name is
+# declared, as it would be without the keyword.
+@example({"unevaluatedProperties": True, "allOf": [True], "required": ["k"]})
 def test_a_snapshot_reads_back_and_validates_as_its_source(schema):
     for candidate in (schema, _wrapped(schema)):
         digest, reread, exported = _round_trip(candidate)
