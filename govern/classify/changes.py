@@ -21,7 +21,7 @@ import json
 from collections import Counter
 from fractions import Fraction
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Iterator, Mapping, Sequence
 
 from govern.model.canonical import sha256_digest
 from govern.model.fingerprint import DOMAINS, form_text
@@ -121,6 +121,9 @@ class Side:
     # each value (see `values_apart`).
     _values: dict[tuple[int, str], tuple[Union, int, Counter]] = field(default_factory=dict, repr=False,
                                                                        compare=False)
+    # Per union (by identity): how many alternatives have no discriminator values of their own (tags), and how many
+    # have each tag (see `tags_apart`).
+    _tags: dict[int, tuple[Union, int, Counter]] = field(default_factory=dict, repr=False, compare=False)
     _discriminators: dict[tuple[int | str, str], tuple[Node, tuple[str, ...] | None]] = field(
         default_factory=dict, repr=False, compare=False)
     # Whether a node rejects names other intersection operands admit (see `guards_names`), by identity
@@ -161,6 +164,25 @@ class Side:
                 multiplicity[id(alternative)] = multiplicity.get(id(alternative), 0) + 1
             known = self._unions[id(union)] = (union, counts, multiplicity)
         return known[1], known[2]
+
+    def tags_apart(self, union: Union, alternative: Alternative) -> bool:
+        """Whether every other alternative of the union has discriminator values of its own (tags), none of this
+        one's, counted once per union: asked for each alternative of a large mapped oneOf, looking through the
+        others each time would make it quadratic."""
+        known = self._tags.get(id(union))
+        if known is None:
+            counts: Counter = Counter()
+            untagged = 0
+            for other in union.alternatives:
+                if other.tags:
+                    counts.update(set(other.tags))
+                else:
+                    untagged += 1
+            known = self._tags[id(union)] = (union, untagged, counts)
+        _, untagged, counts = known
+        # (this alternative's own occurrences, by identity, count for each of its tags)
+        own = self.type_counts(union)[1].get(id(alternative), 0)
+        return not untagged and all(counts[tag] == own for tag in set(alternative.tags))
 
     def values_apart(self, union: Union, property_name: str, own: tuple[str, ...]) -> bool:
         """Whether every alternative of the union but the one whose values at the property are `own` has values
@@ -590,9 +612,7 @@ def may_overlap(side: Side, union: Union, alternative: Alternative) -> bool:
         operand = side.resolve(operand)
         if isinstance(operand, Object):
             candidates.update(p.name for p in operand.properties if p.required)
-    if union.discriminator is not None and alternative.tags and all(
-            other.tags and not set(other.tags) & set(alternative.tags) for other in union.alternatives
-            if other is not alternative):
+    if union.discriminator is not None and alternative.tags and side.tags_apart(union, alternative):
         # A discriminator mapping selects one alternative by the property's value: readers that honour it
         # (OpenAPI, pydantic) never try two alternatives with different mapped values.
         return False
@@ -1780,6 +1800,8 @@ class Walker:
         pairs = []
         if len(old_rest) == len(new_rest) == 1:
             pairs.append((old_rest.pop(), new_rest.pop()))
+        elif old_rest and new_rest:
+            pairs.extend(_pairs_by_name(old.operands, new.operands, old_rest, new_rest))
         # By where an operand was written and its kind, then by its kind alone (see `_operand_slot`).
         old_keys = {i: _operand_slot(old, i) for i in old_rest}
         new_keys = {j: _operand_slot(new, j) for j in new_rest}
@@ -1795,9 +1817,12 @@ class Walker:
                     pairs.append((i, new_slots[key]))
                     old_rest.remove(i)
                     new_rest.remove(new_slots[key])
+        # Which operands reject names the others admit, asked once: a pair's walk is guarded by every operand but
+        # its own (asking of the others for each pair would take the square of a large allOf).
+        guarding = [guards_names(self.old, op) for op in old.operands] if pairs and not self._names_guarded else ()
+        guards = sum(guarding)
         for i, j in pairs:
-            guarded = self._names_guarded or any(guards_names(self.old, op) for position, op in enumerate(old.operands)
-                                                 if position != i)
+            guarded = self._names_guarded or guards - guarding[i] > 0
             saved, self._names_guarded = self._names_guarded, guarded
             try:
                 old_operand, new_operand = old.operands[i], new.operands[j]
@@ -1950,10 +1975,8 @@ class Walker:
         if not unmatched_old and not unmatched_new:
             return  # every alternative has its equal
         # Pair the rest, so a change inside an alternative is precise: first those that name the same type on both
-        # sides, one to one (a type keeps its name across versions, and a change anywhere in a recursive component
-        # changes the digest of every type in it: a union of several of its types would otherwise pair none of
-        # them, and report each removed and added); then those whose kinds match one to one.
-        pairs = _pairs_by_name(before, after, unmatched_old, unmatched_new)
+        # sides, one to one (see _pairs_by_name); then those whose kinds match one to one.
+        pairs = _pairs_by_name([a.node for a in before], [a.node for a in after], unmatched_old, unmatched_new)
         old_kinds = {i: self.old.resolve(before[i].node).kind for i in unmatched_old}
         old_count: dict[str, int] = {}
         for kind in old_kinds.values():
@@ -2142,14 +2165,17 @@ _SAME_BY_KIND = {Object: Walker._same_object, Map: Walker._same_map, Array: Walk
 _ONE_CHILD = {Array: ("items", "/items"), Map: ("values", "/additionalProperties")}
 # Up to this many pairs of alternatives, equal ones are found pair by pair (each told from structure, see
 # `Walker._same`) rather than by their digests: larger unions are paired through their digests, in linear time.
-def _pairs_by_name(before: list[Alternative], after: list[Alternative], unmatched_old: list[int],
+def _pairs_by_name(before: Sequence[Node], after: Sequence[Node], unmatched_old: list[int],
                    unmatched_new: list[int]) -> list[tuple[int, int]]:
-    """The unpaired alternatives that are references to a type of one name on both sides, where that name stands
-    once among the unpaired of each side, paired (old position, new position); they leave the unmatched lists."""
-    def by_name(alternatives: list[Alternative], unmatched: list[int]) -> dict[str, list[int]]:
+    """The unpaired nodes (alternatives, operands) that are references to a type of one name on both sides, where
+    that name stands once among the unpaired of each side, paired (old position, new position); they leave the
+    unmatched lists. A type keeps its name across versions, and a change anywhere in a recursive component changes
+    the digest of every type in it: a union or an intersection of several of its types would otherwise pair none
+    of them where their kinds are alike, and report each removed and added."""
+    def by_name(nodes: Sequence[Node], unmatched: list[int]) -> dict[str, list[int]]:
         named: dict[str, list[int]] = {}
         for position in unmatched:
-            node = alternatives[position].node
+            node = nodes[position]
             if node.__class__ is Ref:
                 named.setdefault(node.target, []).append(position)
         return named

@@ -110,12 +110,17 @@ def test_union_changes_name_their_alternative(pair_classifier, name):
     assert not {change["kind"] for change in entry["changes"]} & {"operand-added", "operand-removed"}
 
 
-def test_alternatives_inside_a_recursive_component_pair_by_name(pair_classifier):
+@pytest.mark.parametrize("keyword", ["anyOf", "oneOf", "allOf"])
+def test_alternatives_and_operands_inside_a_recursive_component_pair_by_name(pair_classifier, keyword):
     # Card and Cash each lead back to the document: adding an optional property to the document changes the digest
-    # of every type of the cycle, so no alternative has its equal on the other side, and both are objects.
+    # of every type of the cycle, so no alternative (or allOf operand) has its equal on the other side, and both are
+    # objects.
     defs = {name: {**schema, "properties": {**schema["properties"], "back": {"$ref": "#"}}}
             for name, schema in NAMED.items()}
-    old = document({"anyOf": refs("Card", "Cash")}, defs)
+    if keyword == "oneOf":  # told apart by a required constant, so that they never overlap
+        defs = {name: {**schema, "properties": {**schema["properties"], "kind": {"const": name}},
+                       "required": [*schema["required"], "kind"]} for name, schema in defs.items()}
+    old = document({keyword: refs("Card", "Cash")}, defs)
     new = copy.deepcopy(old)
     new["properties"]["note"] = STRING
     entry = pair_classifier.classify(old, new)["new:Doc"]

@@ -65,3 +65,42 @@ def test_the_changes_of_a_large_oneof(tmp_path: Path, monkeypatch):
     assert sorted({kind: sum(1 for _, k, _ in found if k == kind) for _, kind, _ in found}.items()) == [
         ("exclusive-alternative-widened", 2), ("optional-property-added", 8), ("type-changed", 6)]
     assert all(set(breaks) == {changes.OLD_DATA, changes.NEW_DATA} for _, _, breaks in found)
+
+
+def _changed_operands(count: int, changed: bool) -> dict:
+    """An allOf of `count` named object types; in the new release each gains an optional property, so no operand
+    has its equal on the other side, and all are objects: each pairs with the type of its name."""
+    defs = {f"T{index}": {"type": "object", "properties": {
+        f"field{index}": {"type": "string"}, **({f"note{index}": {"type": "string"}} if changed else {})}}
+        for index in range(count)}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "allOf": [{"$ref": f"#/$defs/{name}"} for name in defs], "$defs": defs}
+
+
+def _operand_questions(tmp_path: Path, count: int, monkeypatch) -> tuple[int, list]:
+    graphs = []
+    for name, changed in (("old", False), ("new", True)):
+        path = tmp_path / f"{name}-{count}.schema.json"
+        path.write_text(json.dumps(_changed_operands(count, changed)), encoding="utf-8")
+        graphs.append(load_jsonschema("all", path, {"All": ("#", "record")}, tmp_path))
+    calls = 0
+    original = changes.guards_names
+
+    def counted(side, node):
+        nonlocal calls
+        calls += 1
+        return original(side, node)
+
+    monkeypatch.setattr(changes, "guards_names", counted)
+    [result] = classify([graphs[0]], [graphs[1]])
+    monkeypatch.setattr(changes, "guards_names", original)
+    return calls, [(change.path, change.kind) for change in result.changes]
+
+
+def test_a_large_allof_pairs_its_operands_by_name_in_linear_work(tmp_path: Path, monkeypatch):
+    small, small_changes = _operand_questions(tmp_path, 100, monkeypatch)
+    large, large_changes = _operand_questions(tmp_path, 400, monkeypatch)
+    assert {kind for _, kind in large_changes} == {"optional-property-added"}
+    assert len(large_changes) == 400 and len(small_changes) == 100
+    # Whether the other operands guard names is asked once per operand, not once per pair and operand.
+    assert large <= 5 * small, (small, large)

@@ -420,3 +420,24 @@ def test_no_pair_of_named_types_is_asked_for_again_by_the_properties_of_a_frames
             assert plain and len(plain) == len(set(plain))
         else:
             assert len(plain) > 2 * len(set(plain))
+
+
+def _tags_apart_by_definition(union: Union, alternative: Alternative) -> bool:
+    """Every other alternative (by identity) has discriminator values of its own, none of this one's."""
+    return all(other.tags and not set(other.tags) & set(alternative.tags) for other in union.alternatives
+               if other is not alternative)
+
+
+@settings(PROFILE, max_examples=200)
+@given(st.lists(st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=2, unique=True), min_size=1, max_size=6),
+       st.lists(st.integers(min_value=0, max_value=5), max_size=3), st.integers(min_value=0, max_value=5))
+def test_tags_apart_counted_once_per_union_says_what_looking_through_the_others_says(tags, repeats, asked):
+    # Alternatives with tags (sorted tuples), some standing twice by identity; the answer counted once per union
+    # against the one that looks through every other alternative.
+    alternatives = [Alternative(Primitive("string"), tags=tuple(sorted(values))) for values in tags]
+    alternatives += [alternatives[index] for index in repeats if index < len(alternatives)]
+    union = Union(tuple(alternatives), exclusive=True)
+    side = Side(TypeGraph("s", {}, {}))
+    alternative = alternatives[asked % len(alternatives)]
+    assume(alternative.tags)
+    assert side.tags_apart(union, alternative) == _tags_apart_by_definition(union, alternative)
