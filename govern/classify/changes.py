@@ -1994,6 +1994,10 @@ class Walker:
         pairs.sort()  # (in the old side's order, as they stand)
         for i, j in pairs:
             name = group or self.new.alternative_name(after[j])
+            # In a oneOf, a changed alternative that may overlap another, in the new union or in the old one, moves
+            # instances into or out of an overlap, which oneOf rejects: its changes break both ways.
+            exclusive = self._overlapping(new_union, [after[j]]) or (
+                old_union.exclusive and may_overlap(self.old, old_union, before[i]))
             if before[i].qualified != after[j].qualified:
                 yield Difference(path, "qualification-changed", before[i].node, after[j].node,
                                  _args(old=before[i].qualified, new=after[j].qualified, alternative=name),
@@ -2008,13 +2012,15 @@ class Walker:
                 # on its way up, without a generator per wrapper.
                 enter = self._enter(old_node, new_node, at(path, after, j))
                 if enter is not None:
-                    if self._overlapping(new_union, [after[j]]):
+                    if exclusive:
                         enter.transforms.append(_Mapped(_exclusive))
                     if positioned:
                         enter.transforms.append(_Named({"alternative": name}))
                     yield enter
                 continue
-            changes = self._exclusivity(new_union, [after[j]], self.compare(old_node, new_node, at(path, after, j)))
+            changes = self.compare(old_node, new_node, at(path, after, j))
+            if exclusive:
+                changes = self._exclusive_differences(changes)
             # The schema's own keywords are no alternatives a reader would name.
             yield from _named(changes, alternative=name) if positioned else changes
         for i in unmatched_old:

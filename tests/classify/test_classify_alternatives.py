@@ -128,6 +128,20 @@ def test_alternatives_and_operands_inside_a_recursive_component_pair_by_name(pai
     assert {change["kind"] for change in entry["changes"]} == {"optional-property-added"}, entry
 
 
+def test_a_oneof_pair_whose_old_alternatives_overlapped_breaks_both_ways(pair_classifier):
+    # Both old alternatives admit {"kind": "a"}, which the old oneOf therefore rejects; each new one requires its own
+    # constant, so the new oneOf reads it. Paired by name, each alternative's change moves instances out of the old
+    # overlap: new data breaks old readers too, though the new alternatives overlap nowhere.
+    old_defs = {"A": {"type": "object", "properties": {"a": STRING}},
+                "B": {"type": "object", "properties": {"b": {"type": "integer"}}}}
+    new_defs = {name: {**schema, "properties": {**schema["properties"], "kind": {"const": name.lower()}},
+                       "required": ["kind"]} for name, schema in old_defs.items()}
+    entry = pair_classifier.classify(document({"oneOf": refs("A", "B")}, old_defs),
+                                     document({"oneOf": refs("A", "B")}, new_defs))["new:Doc"]
+    assert [(change["type"], change["kind"], change["breaks"]) for change in entry["changes"]] == [
+        ("A", "required-property-added", [OLD, NEW]), ("B", "required-property-added", [OLD, NEW])], entry
+
+
 def test_a_changed_discriminator_value_is_one_alternative_removed_and_one_added(pair_classifier):
     renamed = {**MAPPED_DEFS, "Cash": tagged("Coins", amount={"type": "integer"})}
     old = document(mapped("Card", "Cash"), MAPPED_DEFS)
