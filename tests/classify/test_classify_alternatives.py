@@ -128,6 +128,35 @@ def test_alternatives_and_operands_inside_a_recursive_component_pair_by_name(pai
     assert {change["kind"] for change in entry["changes"]} == {"optional-property-added"}, entry
 
 
+@pytest.mark.parametrize("keyword", ["anyOf", "oneOf"])
+def test_inline_alternatives_inside_a_recursive_component_pair_by_their_property_names(pair_classifier, keyword):
+    # Two inline objects that each lead back to the document: adding an optional property to the document changes
+    # both digests, and neither has a name; each pairs with the object that declares its property names.
+    alternatives = [{"type": "object", "properties": {"card": STRING, "kind": {"const": "card"},
+                                                      "back": {"$ref": "#"}}, "required": ["card", "kind"]},
+                    {"type": "object", "properties": {"cash": {"type": "integer"}, "kind": {"const": "cash"},
+                                                      "back": {"$ref": "#"}}, "required": ["cash", "kind"]}]
+    old = document({keyword: alternatives})
+    new = copy.deepcopy(old)
+    new["properties"]["note"] = STRING
+    entry = pair_classifier.classify(old, new)["new:Doc"]
+    assert entry["decision"] == "same-version", entry
+    assert {change["kind"] for change in entry["changes"]} == {"optional-property-added"}, entry
+
+
+def test_objects_that_declare_other_names_are_still_removed_and_added(pair_classifier):
+    # One object keeps its names and changes a property's type; the other is replaced by one of other names: the
+    # first pair is compared, the replaced one is removed and its successor added.
+    old = document({"anyOf": [{"type": "object", "properties": {"a": STRING}},
+                              {"type": "object", "properties": {"b": STRING}}]})
+    new = document({"anyOf": [{"type": "object", "properties": {"c": STRING}},
+                              {"type": "object", "properties": {"b": {"type": "integer"}}}]})
+    entry = pair_classifier.classify(old, new)["new:Doc"]
+    assert sorted((change["path"], change["kind"]) for change in entry["changes"]) == [
+        ("/properties/payment/anyOf/0", "alternative-added"), ("/properties/payment/anyOf/0", "alternative-removed"),
+        ("/properties/payment/anyOf/1/properties/b", "type-changed")], entry
+
+
 def test_a_oneof_pair_whose_old_alternatives_overlapped_breaks_both_ways(pair_classifier):
     # Both old alternatives admit {"kind": "a"}, which the old oneOf therefore rejects; each new one requires its own
     # constant, so the new oneOf reads it. Paired by name, each alternative's change moves instances out of the old

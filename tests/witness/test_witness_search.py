@@ -100,16 +100,16 @@ def _same_kind_alternatives(first_maximum: int, second_maximum: int) -> dict:
 
 
 def test_a_discriminator_value_spelled_like_a_keyword_does_not_merge_two_searches(tmp_path):
-    # Both alternatives of the group "allOf" tighten their bound: each change is at its own position in the
-    # group (`.../oneOf/allOf/0`, `.../oneOf/allOf/1`), not at operands of an allOf, so each gets the
-    # witness of its own alternative.
+    # Both alternatives of the group "allOf" tighten their bound (each paired with its own by the names it
+    # declares): each change is at its own position in the group (`.../oneOf/allOf/0`, `.../oneOf/allOf/1`), not
+    # at operands of an allOf, so each gets the witness of its own alternative.
     old, new = schema_graphs(tmp_path, _same_kind_alternatives(10, 20), _same_kind_alternatives(5, 15))
     results = classify([old], [new])
     report = find_witnesses(results, [old], [new])
     documents = {entry.change.path: entry.witness.document for entry in report.by_change.values()
-                 if entry.change.kind == "alternative-removed"}
-    assert documents == {"/properties/e/oneOf/allOf/0": {"e": {"kind": "allOf", "x": "", "a": 6}},
-                         "/properties/e/oneOf/allOf/1": {"e": {"kind": "allOf", "y": "", "a": 16}}}
+                 if entry.change.kind == "constraint-changed"}
+    assert documents == {"/properties/e/oneOf/allOf/0/properties/a/maximum": {"e": {"kind": "allOf", "x": "", "a": 6}},
+                         "/properties/e/oneOf/allOf/1/properties/a/maximum": {"e": {"kind": "allOf", "y": "", "a": 16}}}
 
 
 @pytest.mark.parametrize(("first", "second", "shared"), [
