@@ -21,7 +21,7 @@ import json
 from collections import Counter
 from fractions import Fraction
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import Callable, Hashable, Iterator, Mapping, Sequence
 
 from govern.model.canonical import sha256_digest
 from govern.model.fingerprint import DOMAINS, form_text
@@ -2174,56 +2174,50 @@ _SAME_BY_KIND = {Object: Walker._same_object, Map: Walker._same_map, Array: Walk
                  Tuple: Walker._same_tuple, Union: Walker._same_union, Applicator: Walker._same_applicator}
 # Kinds with one child, by kind: the child's field and its pointer below the node.
 _ONE_CHILD = {Array: ("items", "/items"), Map: ("values", "/additionalProperties")}
-# Up to this many pairs of alternatives, equal ones are found pair by pair (each told from structure, see
-# `Walker._same`) rather than by their digests: larger unions are paired through their digests, in linear time.
 def _pairs_by_name(before: Sequence[Node], after: Sequence[Node], unmatched_old: list[int],
                    unmatched_new: list[int]) -> list[tuple[int, int]]:
-    """The unpaired nodes (alternatives, operands) that are references to a type of one name on both sides, where
-    that name stands once among the unpaired of each side, paired (old position, new position); they leave the
-    unmatched lists. A type keeps its name across versions, and a change anywhere in a recursive component changes
-    the digest of every type in it: a union or an intersection of several of its types would otherwise pair none
-    of them where their kinds are alike, and report each removed and added."""
-    def by_name(nodes: Sequence[Node], unmatched: list[int]) -> dict[str, list[int]]:
-        named: dict[str, list[int]] = {}
-        for position in unmatched:
-            node = nodes[position]
-            if node.__class__ is Ref:
-                named.setdefault(node.target, []).append(position)
-        return named
+    """The unpaired nodes (alternatives, operands) that are references to a type of one name on both sides, paired
+    one to one (see _pairs_by_key). A type keeps its name across versions, and a change anywhere in a recursive
+    component changes the digest of every type in it: a union or an intersection of several of its types would
+    otherwise pair none of them where their kinds are alike, and report each removed and added."""
+    def name(nodes: Sequence[Node]) -> Callable[[int], str | None]:
+        return lambda position: nodes[position].target if nodes[position].__class__ is Ref else None
 
-    old_named = by_name(before, unmatched_old)
-    if not old_named:
-        return []
-    new_named = by_name(after, unmatched_new)
-    pairs = [(old_positions[0], new_named[name][0]) for name, old_positions in old_named.items()
-             if len(old_positions) == 1 and len(new_named.get(name, ())) == 1]
-    if pairs:
-        paired_old, paired_new = {i for i, _ in pairs}, {j for _, j in pairs}
-        unmatched_old[:] = [i for i in unmatched_old if i not in paired_old]
-        unmatched_new[:] = [j for j in unmatched_new if j not in paired_new]
-    return pairs
+    return _pairs_by_key(unmatched_old, unmatched_new, name(before), name(after))
 
 
 def _pairs_by_declared_names(old_side: "Side", new_side: "Side", before: Sequence[Node], after: Sequence[Node],
                              unmatched_old: list[int], unmatched_new: list[int]) -> list[tuple[int, int]]:
-    """The unpaired nodes that read objects declaring the same set of property names on both sides, where that set
-    stands once among the unpaired of each side, paired (old position, new position); they leave the unmatched
-    lists. (Any one-to-one pairing is sound, each pair being compared in full; this one is precise where an
-    alternative changed only below its properties.)"""
-    def by_names(side: "Side", nodes: Sequence[Node], unmatched: list[int]) -> dict[frozenset, list[int]]:
-        found: dict[frozenset, list[int]] = {}
-        for position in unmatched:
+    """The unpaired nodes that read objects declaring the same set of property names on both sides, paired one to
+    one (see _pairs_by_key). (Any one-to-one pairing is sound, each pair being compared in full; this one is precise
+    where an alternative changed only below its properties.)"""
+    def declared(side: "Side", nodes: Sequence[Node]) -> Callable[[int], frozenset | None]:
+        def names(position: int) -> frozenset | None:
             node = side.resolve(nodes[position])
-            if node.__class__ is Object:
-                found.setdefault(frozenset([prop.name for prop in node.properties]), []).append(position)
+            return frozenset([prop.name for prop in node.properties]) if node.__class__ is Object else None
+        return names
+
+    return _pairs_by_key(unmatched_old, unmatched_new, declared(old_side, before), declared(new_side, after))
+
+
+def _pairs_by_key(unmatched_old: list[int], unmatched_new: list[int], old_key: Callable[[int], Hashable | None],
+                  new_key: Callable[[int], Hashable | None]) -> list[tuple[int, int]]:
+    """The unpaired positions whose key (not None) stands once among the unpaired of each side, paired (old
+    position, new position); they leave the unmatched lists."""
+    def keyed(unmatched: list[int], key: Callable[[int], Hashable | None]) -> dict[Hashable, list[int]]:
+        found: dict[Hashable, list[int]] = {}
+        for position in unmatched:
+            value = key(position)
+            if value is not None:
+                found.setdefault(value, []).append(position)
         return found
 
-    old_declared = by_names(old_side, before, unmatched_old)
-    if not old_declared:
+    old_keyed = keyed(unmatched_old, old_key)
+    if not old_keyed:
         return []
-    new_declared = by_names(new_side, after, unmatched_new)
-    pairs = [(old_positions[0], new_declared[names][0]) for names, old_positions in old_declared.items()
-             if len(old_positions) == 1 and len(new_declared.get(names, ())) == 1]
+    new_keyed = keyed(unmatched_new, new_key)
+    pairs = [(old_positions[0], new_keyed[value][0]) for value, old_positions in old_keyed.items()
+             if len(old_positions) == 1 and len(new_keyed.get(value, ())) == 1]
     if pairs:
         paired_old, paired_new = {i for i, _ in pairs}, {j for _, j in pairs}
         unmatched_old[:] = [i for i in unmatched_old if i not in paired_old]
@@ -2231,6 +2225,8 @@ def _pairs_by_declared_names(old_side: "Side", new_side: "Side", before: Sequenc
     return pairs
 
 
+# Up to this many pairs of alternatives, equal ones are found pair by pair (each told from structure, see
+# `Walker._same`) rather than by their digests: larger unions are paired through their digests, in linear time.
 _FEW_PAIRS = 64
 
 

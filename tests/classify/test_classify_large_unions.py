@@ -28,24 +28,31 @@ def _document(count: int, changed: bool) -> dict:
             "oneOf": [{"$ref": f"#/$defs/{name}"} for name in defs], "$defs": defs}
 
 
-def _resolutions(tmp_path: Path, count: int, monkeypatch) -> tuple[int, list]:
+def _counted_classification(tmp_path: Path, make, count: int, owner, attribute: str, monkeypatch) -> tuple[int, list]:
+    """The changes between `make(count, False)` and `make(count, True)`, and how often `owner.attribute` (a
+    function) was called while comparing them."""
     graphs = []
     for name, changed in (("old", False), ("new", True)):
-        path = tmp_path / f"{name}-{count}.schema.json"
-        path.write_text(json.dumps(_document(count, changed)), encoding="utf-8")
+        path = tmp_path / f"{name}-{make.__name__}-{count}.schema.json"
+        path.write_text(json.dumps(make(count, changed)), encoding="utf-8")
         graphs.append(load_jsonschema("all", path, {"All": ("#", "record")}, tmp_path))
     calls = 0
-    original = changes.Side.resolve
+    original = getattr(owner, attribute)
 
-    def counted(self, node):
+    def counted(*args):
         nonlocal calls
         calls += 1
-        return original(self, node)
+        return original(*args)
 
-    monkeypatch.setattr(changes.Side, "resolve", counted)
+    monkeypatch.setattr(owner, attribute, counted)
     [result] = classify([graphs[0]], [graphs[1]])
-    monkeypatch.setattr(changes.Side, "resolve", original)
-    return calls, [(change.path, change.kind, change.breaks) for change in result.changes]
+    monkeypatch.setattr(owner, attribute, original)
+    return calls, list(result.changes)
+
+
+def _resolutions(tmp_path: Path, count: int, monkeypatch) -> tuple[int, list]:
+    calls, found = _counted_classification(tmp_path, _document, count, changes.Side, "resolve", monkeypatch)
+    return calls, [(change.path, change.kind, change.breaks) for change in found]
 
 
 def test_a_large_oneof_is_compared_in_linear_work(tmp_path: Path, monkeypatch):
@@ -78,23 +85,8 @@ def _changed_operands(count: int, changed: bool) -> dict:
 
 
 def _operand_questions(tmp_path: Path, count: int, monkeypatch) -> tuple[int, list]:
-    graphs = []
-    for name, changed in (("old", False), ("new", True)):
-        path = tmp_path / f"{name}-{count}.schema.json"
-        path.write_text(json.dumps(_changed_operands(count, changed)), encoding="utf-8")
-        graphs.append(load_jsonschema("all", path, {"All": ("#", "record")}, tmp_path))
-    calls = 0
-    original = changes.guards_names
-
-    def counted(side, node):
-        nonlocal calls
-        calls += 1
-        return original(side, node)
-
-    monkeypatch.setattr(changes, "guards_names", counted)
-    [result] = classify([graphs[0]], [graphs[1]])
-    monkeypatch.setattr(changes, "guards_names", original)
-    return calls, [(change.path, change.kind) for change in result.changes]
+    calls, found = _counted_classification(tmp_path, _changed_operands, count, changes, "guards_names", monkeypatch)
+    return calls, [(change.path, change.kind) for change in found]
 
 
 def test_a_large_allof_pairs_its_operands_by_name_in_linear_work(tmp_path: Path, monkeypatch):
