@@ -1976,7 +1976,8 @@ class Walker:
             return  # every alternative has its equal
         # Pair the rest, so a change inside an alternative is precise: first those that name the same type on both
         # sides, one to one (see _pairs_by_name); then those whose kinds match one to one.
-        pairs = _pairs_by_name([a.node for a in before], [a.node for a in after], unmatched_old, unmatched_new)
+        old_nodes, new_nodes = [a.node for a in before], [a.node for a in after]
+        pairs = _pairs_by_name(old_nodes, new_nodes, unmatched_old, unmatched_new)
         old_kinds = {i: self.old.resolve(before[i].node).kind for i in unmatched_old}
         old_count: dict[str, int] = {}
         for kind in old_kinds.values():
@@ -1994,8 +1995,8 @@ class Walker:
         if len(unmatched_old) > 1 and len(unmatched_new) > 1:
             # Then objects that declare the same property names, one to one: inline alternatives of one kind inside
             # a recursive component all change digest with any change in it, and have no name to pair by.
-            pairs.extend(_pairs_by_declared_names(self.old, self.new, [a.node for a in before],
-                                                  [a.node for a in after], unmatched_old, unmatched_new))
+            pairs.extend(_pairs_by_declared_names(self.old, self.new, old_nodes, new_nodes, unmatched_old,
+                                                  unmatched_new))
         pairs.sort()  # (in the old side's order, as they stand)
         for i, j in pairs:
             name = group or self.new.alternative_name(after[j])

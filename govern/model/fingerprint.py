@@ -561,7 +561,7 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
     # Each plan's readers, each with the place the plan holds among the reader's children (see _places).
     readers: list[list[tuple[int, int]]] = [[] for _ in plans]
     for position, found in enumerate(children):
-        for child, place in zip(found, _places(plans[position])):
+        for child, place in zip(found, _places(plans[position], len(found))):
             if child.__class__ is int:
                 readers[child].append((position, place))
     constants: dict[bytes, int] = {}  # a constant child's number: negative, never a class's
@@ -671,21 +671,21 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
     return [names[block[child]] if (child := resolved(top)).__class__ is int else child for top in tops], quotient
 
 
-def _places(plan: tuple) -> list[int]:
-    """For each child of a plan (in the order of `_children`, or of a template's slots), its place: what stands beside
-    it in the plan's text whatever it is. A template's child: its position. A child of a sorted plan: the rank of its
+def _places(plan: tuple, count: int) -> list[int]:
+    """For each of the `count` children of a plan (in the order of `_children`, or of a template's slots), its
+    place: what stands beside it in the plan's text whatever it is. A template's child: its position. A child of a sorted plan: the rank of its
     constant lead and suffix (an entry's) or of its alternative's attribution and tags, among the plan's, since such
     children are sorted by those and then by themselves; a child of a pair, or the one varying entry: none (0).
     Plans of one class have the same places, however their children stand in their plans."""
     kind, head, rest = plan
     if kind == _TEMPLATE:
-        return list(range(len(rest.__reduce__()[1])))
+        return list(range(count))
     if kind == _SORTED_ENTRIES:
         labels = [(lead, suffix) for _, lead, suffix in rest]
     elif kind == _SORTED_ALTERNATIVES:
         labels = [(alternative.qualified, alternative.tags) for slot, alternative in head if slot.__class__ is int]
     else:  # a pair, or one entry
-        return [0] * len(_children(plan))
+        return [0] * count
     rank = {label: place for place, label in enumerate(sorted(set(labels)))}
     return [rank[label] for label in labels]
 
