@@ -673,10 +673,11 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
 
 def _places(plan: tuple, count: int) -> list[int]:
     """For each of the `count` children of a plan (in the order of `_children`, or of a template's slots), its
-    place: what stands beside it in the plan's text whatever it is. A template's child: its position. A child of a sorted plan: the rank of its
-    constant lead and suffix (an entry's) or of its alternative's attribution and tags, among the plan's, since such
-    children are sorted by those and then by themselves; a child of a pair, or the one varying entry: none (0).
-    Plans of one class have the same places, however their children stand in their plans."""
+    place: what stands beside it in the plan's text whatever it is. A template's child: its position. A child of a
+    sorted plan: the rank of its constant lead and suffix (an entry's) or of its alternative's attribution and tags,
+    among the plan's, since such children are sorted by those and then by themselves; a child of a pair, or the one
+    varying entry: none (0). Plans of one class have the same places, however their children stand in their
+    plans."""
     kind, head, rest = plan
     if kind == _TEMPLATE:
         return list(range(count))
