@@ -7,8 +7,10 @@ component of the reference graph by partition refinement: round k hashes the dep
 rounds stop once the partition of the component into equal types no longer changes, and each member's digest
 then covers the whole quotient graph of its component. A component whose partition still grows after
 _HASHED_ROUNDS rounds is refined by class numbers instead, each class named by the digests of how it split off
-(see _split_history), in time near-linear in the component rather than its square. The result depends on
-structure alone, not on names or the order in which types are declared.
+(see _split_history), in time near-linear in the component rather than its square; whether the rounds would
+settle it is asked first, by numbering what they would hash (see _Rounds.settling_round), so such a component is
+not hashed round after round only to learn that. The result depends on structure alone, not on names or the order
+in which types are declared.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import json
 from binascii import hexlify
 from bisect import bisect_right
 from operator import itemgetter
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from govern.model.canonical import DIGEST_PREFIX, simple_canonical_json
 from govern.model.nodes import (
@@ -426,7 +428,10 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     classes = 1
     split = False  # whether the partition is found by the split history (see _split_history)
     for round_ in range(len(component) + 1):
-        if round_ == _HASHED_ROUNDS:
+        # (a component the rounds have not settled by _PROBED_ROUNDS is asked whether they would by the limit:
+        # rounds that would end in its split history would only tell that, at the cost of hashing every member)
+        if round_ == _HASHED_ROUNDS or (round_ == _PROBED_ROUNDS and reuse is None and len(component) >= _HASHED_ROUNDS
+                                        and rounds.settling_round(tops, _HASHED_ROUNDS) == _HASHED_ROUNDS):
             # (the rounds recorded are dropped first: the other version of a component this long is hashed anew, and
             # its recorded rounds, the component's size each, would only add to what refining holds)
             split, history, shapes, reuse = True, [], None, None
@@ -495,6 +500,9 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
 # to tell apart. No component a schema is written with needs this many rounds: their digests are those of the
 # rounds.
 _HASHED_ROUNDS = 32
+# Rounds hashed before a component still growing is probed (see _Rounds.settling_round): the components schemas are
+# written with settle in the first few, and are never probed.
+_PROBED_ROUNDS = 3
 
 
 def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tuple[bytes, bytes]]]:
@@ -534,21 +542,8 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
     first_names: dict[bytes, int] = {}  # constant part -> first class
     block: list[int] = []  # each plan's class number
     for plan in plans:
-        kind, head, rest = plan
-        # (a template's slots are those its item getter takes)
-        slots = rest.__reduce__()[1] if kind == _TEMPLATE else _children(plan)
-        if kind == _TEMPLATE or kind == _PAIR:
-            constant = repr((kind, head)).encode("utf-8")
-        elif kind == _ONE_ENTRY:
-            constant = repr((kind, tuple(head[0]), tuple(head[1]), rest[1], rest[2])).encode("utf-8")
-        elif kind == _SORTED_ENTRIES:
-            constant = repr((kind, head[0], tuple(head[1]), head[2],
-                             sorted((lead, suffix) for _, lead, suffix in rest))).encode("utf-8")
-        else:  # _SORTED_ALTERNATIVES
-            constant = repr((kind, rest, sorted((slot if slot.__class__ is str else "", slot.__class__ is int,
-                                                 alternative.qualified, alternative.tags)
-                                                for slot, alternative in head))).encode("utf-8")
-        children.append([resolved(slot) for slot in slots])
+        constant = _constant_part(plan)
+        children.append([resolved(slot) for slot in _slots(plan)])
         number = first_names.get(constant)
         if number is None:
             number = first_names[constant] = len(first_names)
@@ -669,6 +664,31 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
             quotient.append((names[number], text_of(kind, head, rest, as_names)[start:]))
     quotient.sort()
     return [names[block[child]] if (child := resolved(top)).__class__ is int else child for top in tops], quotient
+
+
+def _slots(plan: tuple):
+    """The slots a plan reads, in the order of `_children` (a template's: those its item getter takes)."""
+    return plan[2].__reduce__()[1] if plan[0] == _TEMPLATE else _children(plan)
+
+
+def _constant_part(plan: tuple) -> bytes:
+    """What a plan's text holds whatever its varying children are: its kind and its constants (a template, the
+    entries written once and the constant lead and suffix of each varying entry, an alternative's attribution and
+    tags). Two plans whose texts are equal in some round have the same constant part (a varying child's digest is
+    never a constant one: it is that of an unfolding ended by the placeholder), and two plans with the same constant
+    part have equal texts wherever their children are equal: as the text lists them, or, where it sorts them, as a
+    multiset of the labels and digests it sorts."""
+    kind, head, rest = plan
+    if kind == _TEMPLATE or kind == _PAIR:
+        return repr((kind, head)).encode("utf-8")
+    if kind == _ONE_ENTRY:
+        return repr((kind, tuple(head[0]), tuple(head[1]), rest[1], rest[2])).encode("utf-8")
+    if kind == _SORTED_ENTRIES:
+        return repr((kind, head[0], tuple(head[1]), head[2],
+                     sorted((lead, suffix) for _, lead, suffix in rest))).encode("utf-8")
+    return repr((kind, rest, sorted((slot if slot.__class__ is str else "", slot.__class__ is int,  # alternatives
+                                     alternative.qualified, alternative.tags)
+                                    for slot, alternative in head))).encode("utf-8")
 
 
 def _places(plan: tuple, count: int) -> list[int]:
@@ -833,6 +853,11 @@ def _top_text(node: Node, rounds: "_Rounds", current: list[bytes]) -> str:
 
 
 _TEMPLATE, _ONE_ENTRY, _PAIR, _SORTED_ENTRIES, _SORTED_ALTERNATIVES = 0, 1, 2, 3, 4  # plans
+_PROBE_ONE, _PROBE_LISTED, _PROBE_SORTED, _PROBE_LABELLED = 0, 1, 2, 3  # how a probe key is made (probe_rounds)
+# The probe's table of keys holds at most this many for each plan and member (about what a round of the hashed rounds
+# holds), or _PROBE_TABLE_LEAST: a ring numbers a few keys a round, but a component whose plans are told apart round
+# after round numbers each of them anew in every round.
+_PROBE_TABLE_PER_PLAN, _PROBE_TABLE_LEAST = 2, 4096
 _MARK = "\x00"  # never in a form's text: the string writer escapes control characters
 _LEAVES = frozenset({Primitive, Literal, Enum, Opaque, Never})  # kinds without children
 _DIGEST_PREFIX_BYTES = DIGEST_PREFIX.encode("ascii")
@@ -1030,6 +1055,90 @@ class _Rounds:
             top = tops[member]
             following[member] = values[top] if top.__class__ is int else top
         return following
+
+    def settling_round(self, tops: list, limit: int) -> int | None:
+        """The round in which the hashed rounds (`first`, then `next`, from the placeholders) would find the
+        number of the members' classes no longer growing, if it is below `limit`; `limit` if they would not by
+        then; None if the probe could not tell (see `probe_rounds`). Found without writing or hashing any form
+        text, so that a component the rounds would not settle goes to its split history without them."""
+        classes = 1
+        told = 0
+        for round_, current in enumerate(self.probe_rounds(tops, limit)):
+            told += 1
+            count = len(set(current))
+            if count == classes:
+                return round_
+            classes = count
+        return limit if told == limit else None
+
+    def probe_rounds(self, tops: list, limit: int) -> Iterator[list]:
+        """For each of the first `limit` rounds, a number for every member (in component order) that equals another
+        exactly where the member's digest in that round equals the other's; fewer rounds when the table of numbers
+        grows past a few times the plans (see _PROBE_TABLE_PER_PLAN: the rounds then hash them as they would).
+
+        Each round numbers every plan by its constant part's number and its varying children's numbers, as its text
+        lists them (a template, one entry), or sorted where its text sorts them (with their labels, where those
+        differ): one table for all rounds, so a key met again in any round gets the number it got then. By
+        `_constant_part`, two plans' texts are equal in a round exactly when their constant parts are and their
+        children's digests are, as listed or as multisets; so, round by round and plan by plan (children first,
+        members by their number of the round before, as the rounds take them), two numbers are equal exactly when
+        the two digests are. A round costs a short key and a look in the table per plan, where the rounds' own write
+        and hash each plan's whole text."""
+        keys = self._probe_keys()
+        numbered: dict[tuple, int] = {}
+        bound = max(_PROBE_TABLE_PER_PLAN * (len(keys) + self.size), _PROBE_TABLE_LEAST)
+        current: list = [-1] * self.size  # the placeholder (numbers count from 0)
+        for _ in range(limit):
+            values = current.copy()
+            store = values.append
+            for way, constant, read in keys:
+                if way == _PROBE_ONE:
+                    key = (constant, values[read])
+                elif way == _PROBE_LISTED:
+                    key = (constant, read(values))
+                elif way == _PROBE_SORTED:
+                    key = (constant, tuple(sorted(read(values))))
+                else:  # _PROBE_LABELLED
+                    key = (constant, tuple(sorted([(label, values[slot]) for slot, label in read])))
+                number = numbered.get(key)
+                if number is None:
+                    number = numbered[key] = len(numbered)
+                store(number)
+            if len(numbered) > bound:
+                return
+            current = [values[slot] if slot.__class__ is int else slot for slot in tops]
+            yield current
+
+    def _probe_keys(self) -> list[tuple]:
+        """For each plan: how its key is made (see `probe_rounds`), its constant part's number, and what it reads
+        (a slot, an item getter of its slots, or its slots with their labels)."""
+        numbers: dict[bytes, int] = {}
+        keys = []
+        for plan in self.plans:
+            constant = _constant_part(plan)
+            number = numbers.get(constant)
+            if number is None:
+                number = numbers[constant] = len(numbers)
+            kind, head, rest = plan
+            slots = list(_slots(plan))
+            if len(slots) == 1:
+                keys.append((_PROBE_ONE, number, slots[0]))
+                continue
+            if kind == _TEMPLATE:
+                keys.append((_PROBE_LISTED, number, rest))
+                continue
+            if kind == _SORTED_ENTRIES:
+                labels = [(lead, suffix) for _, lead, suffix in rest]
+            elif kind == _SORTED_ALTERNATIVES:
+                labels = [(alternative.qualified, alternative.tags) for slot, alternative in head
+                          if slot.__class__ is int]
+            else:  # a pair: both entries written alike
+                labels = [None, None]
+            if len(set(labels)) == 1:  # (the label is then part of the constant)
+                keys.append((_PROBE_SORTED, number, itemgetter(*slots)))
+            else:
+                keys.append((_PROBE_LABELLED, number, list(zip(slots, labels))))
+        return keys
 
     def needed(self, slots: Iterable) -> list[int]:
         """The plans among `slots` and every plan they read, children first (needs `linked`)."""
