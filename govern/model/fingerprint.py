@@ -542,7 +542,7 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
     first_names: dict[bytes, int] = {}  # constant part -> first class
     block: list[int] = []  # each plan's class number
     for plan in plans:
-        constant = _constant_part(plan)
+        constant = _constant_text(_constant_part(plan))
         children.append([resolved(slot) for slot in _slots(plan)])
         number = first_names.get(constant)
         if number is None:
@@ -671,24 +671,30 @@ def _slots(plan: tuple):
     return plan[2].__reduce__()[1] if plan[0] == _TEMPLATE else _children(plan)
 
 
-def _constant_part(plan: tuple) -> bytes:
+def _constant_part(plan: tuple) -> tuple:
     """What a plan's text holds whatever its varying children are: its kind and its constants (a template, the
     entries written once and the constant lead and suffix of each varying entry, an alternative's attribution and
-    tags). Two plans whose texts are equal in some round have the same constant part (a varying child's digest is
-    never a constant one: it is that of an unfolding ended by the placeholder), and two plans with the same constant
-    part have equal texts wherever their children are equal: as the text lists them, or, where it sorts them, as a
-    multiset of the labels and digests it sorts."""
+    tags), as a tuple of constants. Two plans whose texts are equal, in one round or in two, have the same constant
+    part (a varying child's digest is never a constant one: it is that of an unfolding ended by the placeholder), and
+    two plans with the same constant part have equal texts wherever their children's digests are equal: as the text
+    lists them, or, where it sorts them, as a multiset of the labels and digests it sorts."""
     kind, head, rest = plan
     if kind == _TEMPLATE or kind == _PAIR:
-        return repr((kind, head)).encode("utf-8")
+        return kind, head
     if kind == _ONE_ENTRY:
-        return repr((kind, tuple(head[0]), tuple(head[1]), rest[1], rest[2])).encode("utf-8")
+        return kind, tuple(head[0]), tuple(head[1]), rest[1], rest[2]
     if kind == _SORTED_ENTRIES:
-        return repr((kind, head[0], tuple(head[1]), head[2],
-                     sorted((lead, suffix) for _, lead, suffix in rest))).encode("utf-8")
-    return repr((kind, rest, sorted((slot if slot.__class__ is str else "", slot.__class__ is int,  # alternatives
-                                     alternative.qualified, alternative.tags)
-                                    for slot, alternative in head))).encode("utf-8")
+        return kind, head[0], tuple(head[1]), head[2], tuple(sorted((lead, suffix) for _, lead, suffix in rest))
+    return kind, rest, tuple(sorted((slot if slot.__class__ is str else "", slot.__class__ is int,  # alternatives
+                                     alternative.qualified, alternative.tags) for slot, alternative in head))
+
+
+def _constant_text(constant: tuple) -> bytes:
+    """A constant part as the split history names its first classes by: as Python writes it, the sorted labels of a
+    sorted plan as a list."""
+    if constant[0] == _SORTED_ENTRIES or constant[0] == _SORTED_ALTERNATIVES:
+        constant = (*constant[:-1], list(constant[-1]))
+    return repr(constant).encode("utf-8")
 
 
 def _places(plan: tuple, count: int) -> list[int]:
@@ -1061,13 +1067,11 @@ class _Rounds:
         number of the members' classes no longer growing, if it is below `limit`; `limit` if they would not by
         then; None if the probe could not tell (see `probe_rounds`). Found without writing or hashing any form
         text, so that a component the rounds would not settle goes to its split history without them."""
-        classes = 1
-        told = 0
-        for round_, current in enumerate(self.probe_rounds(tops, limit)):
-            told += 1
+        classes, told = 1, 0
+        for told, current in enumerate(self.probe_rounds(tops, limit), 1):
             count = len(set(current))
             if count == classes:
-                return round_
+                return told - 1
             classes = count
         return limit if told == limit else None
 
@@ -1078,16 +1082,23 @@ class _Rounds:
 
         Each round numbers every plan by its constant part's number and its varying children's numbers, as its text
         lists them (a template, one entry), or sorted where its text sorts them (with their labels, where those
-        differ): one table for all rounds, so a key met again in any round gets the number it got then. By
-        `_constant_part`, two plans' texts are equal in a round exactly when their constant parts are and their
-        children's digests are, as listed or as multisets; so, round by round and plan by plan (children first,
-        members by their number of the round before, as the rounds take them), two numbers are equal exactly when
-        the two digests are. A round costs a short key and a look in the table per plan, where the rounds' own write
-        and hash each plan's whole text."""
+        differ): one table for all rounds, so a key met again in any round gets the number it got then. A round's key
+        holds members' numbers of the round before beside plans' numbers of its own, as a round's text holds their
+        digests, and a member's digest of one round can equal an inline copy's of the next. By `_constant_part`, two
+        plans' texts, of one round or of two, are equal exactly when their constant parts are and their children's
+        digests are, as listed or as multisets; so, by induction over the numbers in the order they are given (plans
+        children first, round after round), two numbers are equal exactly when the two digests are. A round costs a
+        short key and a look in the table per plan, where the rounds' own write and hash each plan's whole text. (The
+        table is measured after each round, so it may pass its bound by one round's keys.)"""
         keys = self._probe_keys()
         numbered: dict[tuple, int] = {}
         bound = max(_PROBE_TABLE_PER_PLAN * (len(keys) + self.size), _PROBE_TABLE_LEAST)
         current: list = [-1] * self.size  # the placeholder (numbers count from 0)
+        # (a member whose node is constant, which a component's members never are, by a number below the placeholder's)
+        constants: dict[bytes, int] = {}
+        for slot in tops:
+            if slot.__class__ is not int and slot not in constants:
+                constants[slot] = -2 - len(constants)
         for _ in range(limit):
             values = current.copy()
             store = values.append
@@ -1106,13 +1117,13 @@ class _Rounds:
                 store(number)
             if len(numbered) > bound:
                 return
-            current = [values[slot] if slot.__class__ is int else slot for slot in tops]
+            current = [values[slot] if slot.__class__ is int else constants[slot] for slot in tops]
             yield current
 
     def _probe_keys(self) -> list[tuple]:
         """For each plan: how its key is made (see `probe_rounds`), its constant part's number, and what it reads
         (a slot, an item getter of its slots, or its slots with their labels)."""
-        numbers: dict[bytes, int] = {}
+        numbers: dict[tuple, int] = {}
         keys = []
         for plan in self.plans:
             constant = _constant_part(plan)

@@ -122,9 +122,13 @@ def _assert_the_probe_stops_where_the_rounds_do(document: dict, limit: int, told
     components = _components(document)
     for component, rounds, tops in components:
         current = [fingerprint._RECURSION_PLACEHOLDER.encode("ascii")] * len(tops)
+        digest_of, number_of = {}, {}  # across all rounds: a member's number and its digest stand for each other
         for round_, probed in enumerate(rounds.probe_rounds(tops, limit)):
             current = rounds.first(tops, current) if round_ == 0 else rounds.next(tops, current)
             assert _partition(probed) == _partition(current), (component, round_)
+            for number, digest in zip(probed, current):
+                assert digest_of.setdefault(number, digest) == digest, (component, round_)
+                assert number_of.setdefault(digest, number) == number, (component, round_)
         stops = _round_the_rounds_stop_in(rounds, tops, limit)
         found = rounds.settling_round(tops, limit)
         if found is not None or told:
@@ -180,6 +184,24 @@ def swapped_properties() -> dict:
     return {"$schema": D2020, "$ref": "#/$defs/R", "$defs": definitions}
 
 
+def inline_copy_beside_member() -> dict:
+    """A component in which a union holds a member A beside an inline object whose digest in a round equals A's in the
+    round before (A writes one level more inline before the reference), and another holds A beside its copy A2: the
+    rounds compare a member's digest of one round with a plan's of the next."""
+    def ref(name: str) -> dict:
+        return {"$ref": f"#/$defs/{name}"}
+
+    def wrap(inner: dict) -> dict:
+        return {"type": "object", "properties": {"n": inner}}
+
+    definitions = {
+        "W": {"type": "object", "properties": {"u1": ref("U1"), "u2": ref("U2"), "a": ref("A")}},
+        "C": wrap(ref("W")), "B": wrap(ref("C")), "A": wrap(wrap(ref("C"))), "A2": wrap(wrap(ref("C"))),
+        "U1": {"type": "object", "properties": {"u": {"anyOf": [ref("A"), wrap(ref("B"))]}}},
+        "U2": {"type": "object", "properties": {"u": {"anyOf": [ref("A"), ref("A2")]}}}}
+    return {"$schema": D2020, "$ref": "#/$defs/W", "$defs": definitions}
+
+
 @pytest.mark.parametrize("shape, limit", RINGS)
 def test_the_probe_stops_in_the_round_the_rounds_stop_in(shape, limit):
     assert _assert_the_probe_stops_where_the_rounds_do(ring(**shape), limit) >= 1
@@ -190,6 +212,7 @@ def test_the_probe_stops_in_the_round_the_rounds_stop_in(shape, limit):
     pytest.param(labelled_unions("XYZ", "XYZ", "X", "Y"), id="the value bound to another alternative"),
     pytest.param(labelled_unions("XYZ", "YZX", "Z", "Z"), id="bound to the last, listed otherwise"),
     pytest.param(swapped_properties(), id="the same children, as other properties"),
+    pytest.param(inline_copy_beside_member(), id="an inline copy equal to a member one round earlier"),
 ])
 def test_the_probe_tells_plans_apart_as_the_rounds_do(document):
     assert _assert_the_probe_stops_where_the_rounds_do(document, 6) == 1
