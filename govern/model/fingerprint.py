@@ -570,16 +570,13 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
         return number
 
     def signature(position: int) -> tuple:
-        kind = plans[position][0]
+        plan = plans[position]
         values = [value(child) for child in children[position]]
-        if kind == _TEMPLATE:
+        if plan[0] == _TEMPLATE:
             return tuple(values)
-        if kind == _SORTED_ENTRIES:  # entries sort by their constant lead and suffix, then by the child
-            return tuple(sorted(zip([(lead, suffix) for _, lead, suffix in plans[position][2]], values)))
-        if kind == _SORTED_ALTERNATIVES:
-            alternatives = [(alternative.qualified, alternative.tags) for slot, alternative in plans[position][1]
-                            if slot.__class__ is int]
-            return tuple(sorted(zip(alternatives, values)))
+        labels = _labels(plan)
+        if labels is not None:  # children sort by their labels, then by themselves
+            return tuple(sorted(zip(labels, values)))
         return tuple(sorted(values))  # a pair, or one entry
 
     as_names = _ClassNames(resolved, names, block)
@@ -704,17 +701,25 @@ def _places(plan: tuple, count: int) -> list[int]:
     among the plan's, since such children are sorted by those and then by themselves; a child of a pair, or the one
     varying entry: none (0). Plans of one class have the same places, however their children stand in their
     plans."""
-    kind, head, rest = plan
-    if kind == _TEMPLATE:
+    if plan[0] == _TEMPLATE:
         return list(range(count))
-    if kind == _SORTED_ENTRIES:
-        labels = [(lead, suffix) for _, lead, suffix in rest]
-    elif kind == _SORTED_ALTERNATIVES:
-        labels = [(alternative.qualified, alternative.tags) for slot, alternative in head if slot.__class__ is int]
-    else:  # a pair, or one entry
+    labels = _labels(plan)
+    if labels is None:  # a pair, or one entry
         return [0] * count
     rank = {label: place for place, label in enumerate(sorted(set(labels)))}
     return [rank[label] for label in labels]
+
+
+def _labels(plan: tuple) -> list | None:
+    """What a sorted plan's text sorts its varying children by before themselves, for each of them (in the order of
+    `_children`): an entry's constant lead and suffix, or an alternative's attribution and tags. None for a template,
+    a pair or the one varying entry, whose children are not labelled."""
+    kind, head, rest = plan
+    if kind == _SORTED_ENTRIES:
+        return [(lead, suffix) for _, lead, suffix in rest]
+    if kind == _SORTED_ALTERNATIVES:
+        return [(alternative.qualified, alternative.tags) for slot, alternative in head if slot.__class__ is int]
+    return None
 
 
 class _ClassNames:
@@ -1130,21 +1135,14 @@ class _Rounds:
             number = numbers.get(constant)
             if number is None:
                 number = numbers[constant] = len(numbers)
-            kind, head, rest = plan
             slots = list(_slots(plan))
             if len(slots) == 1:
                 keys.append((_PROBE_ONE, number, slots[0]))
                 continue
-            if kind == _TEMPLATE:
-                keys.append((_PROBE_LISTED, number, rest))
+            if plan[0] == _TEMPLATE:
+                keys.append((_PROBE_LISTED, number, plan[2]))
                 continue
-            if kind == _SORTED_ENTRIES:
-                labels = [(lead, suffix) for _, lead, suffix in rest]
-            elif kind == _SORTED_ALTERNATIVES:
-                labels = [(alternative.qualified, alternative.tags) for slot, alternative in head
-                          if slot.__class__ is int]
-            else:  # a pair: both entries written alike
-                labels = [None, None]
+            labels = _labels(plan) or [None] * len(slots)  # (a pair's entries are written alike)
             if len(set(labels)) == 1:  # (the label is then part of the constant)
                 keys.append((_PROBE_SORTED, number, itemgetter(*slots)))
             else:
