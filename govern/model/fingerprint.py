@@ -4,18 +4,19 @@ Every node is hashed once, over a small form in which its children appear as the
 contributes its target's digest, so `$ref` and an inline copy hash alike and a shared subtree is never
 hashed twice. Names of named types never enter a hash. Recursive types are handled per strongly connected
 component of the reference graph by partition refinement: round k hashes the depth-k unfolding, and the
-rounds stop once the partition of the component into equal types no longer changes, and each member's digest
-then covers the whole quotient graph of its component. A component whose partition still grows after
-_HASHED_ROUNDS rounds is refined by class numbers instead, each class named by the digests of how it split off
-(see _split_history), in time near-linear in the component rather than its square; whether the rounds would
-settle it is asked first, by numbering what they would hash (see _Rounds.settling_round), so such a component is
-not hashed round after round only to learn that. The result depends on structure alone, not on names or the order
-in which types are declared.
+rounds stop once the number of classes of equal types no longer grows and no class would split in the round
+after, and each member's digest then covers the whole quotient graph of its component. A component whose
+partition still grows after _HASHED_ROUNDS rounds is refined by class numbers instead, each class named by the
+digests of how it split off (see _split_history), in time near-linear in the component rather than its square;
+whether the rounds would settle it is asked first, by numbering what they would hash (see
+_Rounds.settling_round), so such a component is not hashed round after round only to learn that. The result
+depends on structure alone, not on names or the order in which types are declared.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from binascii import hexlify
 from bisect import bisect_right
@@ -427,9 +428,10 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     current = [_RECURSION_PLACEHOLDER.encode("ascii")] * len(component)
     classes = 1
     split = False  # whether the partition is found by the split history (see _split_history)
-    for round_ in range(len(component) + 1):
-        # (a component the rounds have not settled by _PROBED_ROUNDS is asked whether they would by the limit:
-        # rounds that would end in its split history would only tell that, at the cost of hashing every member)
+    for round_ in itertools.count():
+        # (a component the rounds have not settled by _PROBED_ROUNDS is asked whether the number of its classes would
+        # stop growing before the limit, without which the rounds never stop: rounds that would end in its split
+        # history would only tell that, at the cost of hashing every member)
         if round_ == _HASHED_ROUNDS or (round_ == _PROBED_ROUNDS and reuse is None and len(component) >= _HASHED_ROUNDS
                                         and rounds.settling_round(tops, _HASHED_ROUNDS) == _HASHED_ROUNDS):
             # (the rounds recorded are dropped first: the other version of a component this long is hashed anew, and
@@ -445,32 +447,27 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
         count = len(set(following))
         current = following
         if count == classes:
-            break
+            # The number of classes no longer grows, but a round can merge two classes while it splits another (a
+            # union holds a member's digest of the round before beside an inline node's of its own, and the two
+            # can meet one round apart): the partition stops only where no class splits in the round after.
+            texts = _quotient_texts(component, types, rounds, tops, current, reuse, round_)
+            if texts is not None:
+                break
         classes = count
     # The stable partition's class names (depth-k unfoldings) only tell the members of this component apart:
     # two components may agree to depth k and differ deeper. The digest therefore covers the whole quotient
     # graph, each class with its own structure and the classes it refers to, so any change anywhere in the
     # cycle changes every member's digest, while names and declaration order still play no part.
-    # Members of one class have equal structure in terms of classes (the partition is stable), so one member
-    # per class gives the quotient, which is serialized once for the whole component.
+    # Members of one class have equal structure in terms of classes (the partition is stable: _quotient_texts
+    # checked it), so one member per class gives the quotient, which is serialized once for the whole component.
     # (Refined by its split history, the component has its quotient already: every class, inline ones too.)
     if not split:
-        representatives: dict[bytes, int] = {}
-        for position, name in enumerate(current):
-            representatives.setdefault(name, position)
-        known = {} if reuse is None else reuse.texts(round_, representatives.values())
-        wanted = {tops[position]: b"" for position in representatives.values() if tops[position].__class__ is int
-                  and tops[position] >= rounds.size and position not in known}
-        rounds.texts(current, wanted, rounds.needed(wanted) if known else None)  # in terms of the final digests
-        texts = {position: known[position] if position in known else wanted[tops[position]]
-                 if tops[position] in wanted else _top_text(types[component[position]].node, rounds, current)
-                 .encode("utf-8") for position in representatives.values()}
         if record is not None:
             # The quotient's texts are reused only by a version whose refinement ends in the same round, which a
             # history cut short cannot tell: then none are kept.
             record.add(component, _Refined(memo.prefix, shapes, history, texts if len(history) == round_ + 1 else {}))
-        quotient = sorted((name, texts[position]) for name, position in representatives.items())
-        wanted.clear()
+        quotient = sorted((current[position], text) for position, text in texts.items())
+        texts.clear()
     rounds.close()
     rounds = None
     # Byte for byte the canonical JSON of {"classes": quotient, "k": "recursive", "self": <class name>}
@@ -491,6 +488,36 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
         hasher.update(b'"' + name + b'"}')
         by_class[name] = DIGEST_PREFIX + hasher.hexdigest()
     return {key: by_class[current[position]] for position, key in enumerate(component)}
+
+
+def _quotient_texts(component: list[str], types: Mapping[str, NamedType], rounds: "_Rounds", tops: list,
+                    current: list[bytes], reuse: "_Reuse | None", round_: int) -> dict[int, bytes] | None:
+    """The quotient's text of each class (by the position of its first member), in terms of the digests `current`
+    of round `round_`: what the round after would hash for the member. None when two members of one class would
+    differ there: the partition is not stable yet, and a quotient written from one member per class would depend on
+    which member stands for it (on the types' names), and would give two types that differ one digest.
+
+    The quotient needs the first member of each class; besides those, only the other members of classes of more than
+    one are written, in the same pass (a round's texts, unhashed): most classes of a component hold one member."""
+    first: dict[bytes, int] = {}
+    others: list[int] = []
+    for position, name in enumerate(current):
+        if first.setdefault(name, position) != position:
+            others.append(position)
+    known = {} if reuse is None else reuse.texts(round_, first.values())
+    size = rounds.size
+    wanted = {tops[position]: b"" for position in (*first.values(), *others) if tops[position].__class__ is int
+              and tops[position] >= size and position not in known}
+    rounds.texts(current, wanted, rounds.needed(wanted) if known else None)  # in terms of the final digests
+
+    texts = {position: known[position] if position in known else wanted[tops[position]]
+             if tops[position] in wanted else _top_text(types[component[position]].node, rounds, current)
+             .encode("utf-8") for position in (*first.values(), *others)}
+    wanted.clear()
+    for position in others:
+        if texts.pop(position) != texts[first[current[position]]]:
+            return None
+    return texts
 
 
 # Rounds hashed before a component whose partition still grows is refined by its split history instead (see

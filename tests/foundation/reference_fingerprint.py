@@ -17,6 +17,12 @@ from govern.model.nodes import (
 )
 
 DOMAINS = {1: "govern/inventory/1", 2: "govern/inventory/2"}
+# Rounds after which the package refines a component by its split history instead, which this oracle does not do.
+HASHED_ROUNDS = 32
+
+
+class NotSettled(Exception):
+    """A component the rounds do not settle within HASHED_ROUNDS: the package refines it by its split history."""
 _RECURSION_PLACEHOLDER = "sha256:recursive"
 
 
@@ -114,18 +120,23 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
         return current[key] if key in current else settled(key)
 
     classes = 1
-    for _ in range(len(component) + 1):
+    for _ in range(HASHED_ROUNDS):
         following = {key: node_digest(types[key].node, lookup, domain) for key in component}
         count = len(set(following.values()))
         current = following
         if count == classes:
-            break
+            # The count no longer grows; the partition is stable once no class has two members whose texts in the
+            # round after differ (a round can merge two classes while it splits another).
+            quotient = sorted({(current[key], _form_text(types[key].node, lookup, domain)) for key in component})
+            if len(quotient) == count:
+                break
         classes = count
+    else:
+        raise NotSettled(component)
     # The stable partition's class names (depth-k unfoldings) only tell the members of this component apart:
     # two components may agree to depth k and differ deeper. The digest therefore covers the whole quotient
     # graph, each class with its own structure and the classes it refers to, so any change anywhere in the
     # cycle changes every member's digest, while names and declaration order still play no part.
-    quotient = sorted({(current[key], _form_text(types[key].node, lookup, domain)) for key in component})
     classes_form = [list(entry) for entry in quotient]
     return {key: sha256_digest(domain, simple_canonical_json({"k": "recursive", "self": current[key],
                                                                "classes": classes_form}))

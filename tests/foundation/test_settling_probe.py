@@ -97,7 +97,8 @@ def _components(document: dict) -> list[tuple[list, object, list]]:
 
 def _round_the_rounds_stop_in(rounds, tops: list, limit: int) -> int | None:
     """The hashed rounds themselves, as the digests run them: the round in which the number of classes stops
-    growing, if below `limit`."""
+    growing, if below `limit` (where the digests first ask whether the partition is stable, see
+    test_stable_partition.py)."""
     current = [fingerprint._RECURSION_PLACEHOLDER.encode("ascii")] * len(tops)
     classes = 1
     for round_ in range(limit):
