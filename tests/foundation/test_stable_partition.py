@@ -14,12 +14,14 @@ digest have the same structure (by an independent partition of the nodes, refere
 from __future__ import annotations
 
 import random
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import type_digests_of
+from conftest import load_schema, type_digests_of
 from govern.model.fingerprint import DOMAINS, type_digests
 from govern.model.nodes import (
     NEVER, OPEN, Alternative, Array, NamedType, Never, Object, Opaque, Primitive, Property, Ref, Union,
@@ -85,11 +87,6 @@ def test_the_oracle_stops_where_the_package_does():
 
 
 def _model_types(document: dict) -> dict[str, NamedType]:
-    import tempfile
-    from pathlib import Path
-
-    from conftest import load_schema
-
     with tempfile.TemporaryDirectory() as directory:
         return dict(load_schema(document, Path(directory)).types)
 
