@@ -998,7 +998,7 @@ class SharedWalk:
             top, (old_key, new_key) = self._tops[root_id]
             # A root's own pair is not entered again below it, and a pair met where the route is empty is told
             # as met there (as the root's own walk does: it meets both there first).
-            own = (old_key, new_key, False, None, None)
+            own = (self._walker.old.named_key(old_key), self._walker.new.named_key(new_key), False, None, None)
             again = graph.nodes.get(own + (False,))
             if again is not None and {key[:5] for key in graph.successors[again]} != \
                     {key[:5] for key in graph.successors[top]}:
@@ -1103,6 +1103,7 @@ class Walker:
             (self._compare_nodes(old, new, ""), None, None, None, self._names_guarded, None, self._in_place_depth,
              node)]
         visited, locations, named_key = self._visited, self.new.graph.locations, self.new.named_key
+        old_named_key = self.old.named_key
         shared, replays = self._shared, self._replays
         while frames:
             walk, place, context, inherited, guarded, effect, depth, node = frames[-1]
@@ -1140,8 +1141,10 @@ class Walker:
                 # nearest on the route is part of what was compared: the frame's differences name it, and rules
                 # judge a change inside an event root by its own, so a type reached through an event root and
                 # outside it is compared along both (which came first depended on the order of names).
-                seen = (item.old.target, item.new.target, item.guarded, entered_effect,
-                        _nearest_event(transforms, inherited))
+                # (A pair by the types the references read: a reference to an alias of a type and one to the type
+                # meet one pair, told once.)
+                old_key, key = old_named_key(item.old.target), named_key(item.new.target)
+                seen = (old_key, key, item.guarded, entered_effect, _nearest_event(transforms, inherited))
                 at_top = (place is None or place.at_top) and not item.path
                 if node is not None:
                     # (and whether the route is empty, in a graph of frames: see SharedWalk)
@@ -1163,12 +1166,11 @@ class Walker:
                     continue
                 visited.add(seen)
                 shared.entered += 1
-                key = named_key(item.new.target)
                 entered = Place(key, locations.get(key), place, item.path, at_top)
                 if replays is None:
                     entered_walk = self._compare_entered(item.old, item.new, entered_effect)
                 else:
-                    frame_key = (item.old.target, item.new.target, item.guarded, entered_effect, entered.at_top)
+                    frame_key = (old_key, key, item.guarded, entered_effect, entered.at_top)
                     recorded = replays.frames.get(frame_key)
                     if recorded is None:
                         # (a walk shared by many roots keeps its frames in its graph: it records none for others)
@@ -1364,7 +1366,8 @@ class Walker:
         """Whether a pair of named types is to be compared at the top (no event root names its differences):
         it can hold a difference and was not compared before with the same names guarded along a route of the
         same effect, which it counts as compared from now on."""
-        pair = (old.target, new.target, self._names_guarded if guarded is None else guarded, effect, None)
+        pair = (self.old.named_key(old.target), self.new.named_key(new.target),
+                self._names_guarded if guarded is None else guarded, effect, None)
         if not self._differ(old, new) or pair in self._visited:
             return False
         self._visited.add(pair)
@@ -1565,6 +1568,7 @@ class Walker:
         same_format, same, quiet = self._same_format, self._same, self._quiet
         # (A frame recorded for other roots' walks yields every pair it meets: theirs have compared others.)
         visited = self._visited if effect is not _NESTED and self._prunes_visited else None
+        old_named_key, new_named_key = self.old.named_key, self.new.named_key
         for name, before, after in _property_pairs(old.properties, new.properties):
             if before is not None and after is not None:
                 pair = (id(before), id(after))
@@ -1581,8 +1585,8 @@ class Walker:
                     if kind is Ref:
                         if old_digests[old_node.target] != new_digests[new_node.target] or not same_format:
                             event = self._same_event_root(old_node, new_node) if self._events else None
-                            if visited is not None and (old_node.target, new_node.target, False, effect,
-                                                        event or self._event) in visited:
+                            if visited is not None and (old_named_key(old_node.target), new_named_key(new_node.target),
+                                                        False, effect, event or self._event) in visited:
                                 continue
                             yield Enter(old_node, new_node, prefix + _escape(name), False, event)
                         continue
@@ -1600,7 +1604,8 @@ class Walker:
                                 and old_node.constraints == new_node.constraints:
                             if old_digests[old_child.target] != new_digests[new_child.target] or not same_format:
                                 event = self._same_event_root(old_child, new_child)
-                                if visited is not None and (old_child.target, new_child.target, False, effect,
+                                if visited is not None and (old_named_key(old_child.target),
+                                                            new_named_key(new_child.target), False, effect,
                                                             event or self._event) in visited:
                                     continue
                                 yield Enter(old_child, new_child, prefix + _escape(name) + suffix, False, event)
@@ -1997,6 +2002,10 @@ class Walker:
             # a recursive component all change digest with any change in it, and have no name to pair by.
             pairs.extend(_pairs_by_declared_names(self.old, self.new, old_nodes, new_nodes, unmatched_old,
                                                   unmatched_new))
+            # And inline arrays, maps and tuples that hold alike: the same types by name, inline objects of the same
+            # property names, and other nodes of the same kinds (what holds otherwise is removed and added, as an
+            # object of other names is).
+            pairs.extend(_pairs_by_key(unmatched_old, unmatched_new, _held(old_nodes), _held(new_nodes)))
         pairs.sort()  # (in the old side's order, as they stand)
         for i, j in pairs:
             name = group or self.new.alternative_name(after[j])
@@ -2199,6 +2208,36 @@ def _pairs_by_declared_names(old_side: "Side", new_side: "Side", before: Sequenc
         return names
 
     return _pairs_by_key(unmatched_old, unmatched_new, declared(old_side, before), declared(new_side, after))
+
+
+def _held(nodes: Sequence[Node]) -> Callable[[int], tuple | None]:
+    """For a position among `nodes`: what the inline array, map or tuple there holds (see `_holding`), or None for
+    any other node."""
+    def key(position: int) -> tuple | None:
+        node = nodes[position]
+        return _holding(node, _HELD_DEPTH) if node.__class__ in (Array, Map, Tuple) else None
+    return key
+
+
+_HELD_DEPTH = 4  # inline containers nested this deep are told by their kind alone below that
+
+
+def _holding(node: Node, depth: int) -> tuple:
+    """A node as the types it names and the shapes it holds inline: a reference by the type's name (a type keeps its
+    name across versions, while a change in a recursive component changes every digest in it), an object by its
+    property names, a container by what it holds, anything else by its kind."""
+    kind = node.__class__
+    if kind is Ref:
+        return ("ref", node.target)
+    if kind is Object:
+        return ("object", frozenset([prop.name for prop in node.properties]))
+    if depth == 0 or kind not in (Array, Map, Tuple):
+        return (node.kind,)
+    if kind is Array:
+        return ("array", _holding(node.items, depth - 1))
+    if kind is Map:
+        return ("map", _holding(node.values, depth - 1))
+    return ("tuple", tuple([_holding(item, depth - 1) for item in node.items]), _holding(node.rest, depth - 1))
 
 
 def _pairs_by_key(unmatched_old: list[int], unmatched_new: list[int], old_key: Callable[[int], Hashable | None],

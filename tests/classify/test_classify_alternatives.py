@@ -180,3 +180,51 @@ def test_a_changed_discriminator_value_is_one_alternative_removed_and_one_added(
     assert entry["decision"] == "version-bump"
     assert [(change["kind"], change["args"].get("alternative")) for change in entry["changes"]] == [
         ("alternative-removed", "cash"), ("alternative-added", "coins")]
+
+
+CONTAINERS = {
+    "arrays": lambda held: {"type": "array", "items": held},
+    "maps": lambda held: {"type": "object", "additionalProperties": held},
+    "tuples": lambda held: {"type": "array", "prefixItems": [held, STRING], "items": False},
+    "arrays of arrays": lambda held: {"type": "array", "items": {"type": "array", "items": held}},
+}
+
+
+@pytest.mark.parametrize("container", sorted(CONTAINERS))
+def test_inline_containers_inside_a_recursive_component_pair_by_what_they_hold(pair_classifier, container):
+    # Two inline containers of one kind: one holds the document itself, the other a type that leads back to it.
+    # Adding an optional property to that type changes both digests, and neither container has a name; each pairs
+    # with the container that holds the same, and the change is told once, in the type.
+    wrap = CONTAINERS[container]
+    defs = {"Card": {"type": "object", "properties": {"number": STRING, "back": {"$ref": "#"}}}}
+    old = document({"anyOf": [wrap({"$ref": "#"}), wrap({"$ref": "#/$defs/Card"})]}, defs)
+    new = copy.deepcopy(old)
+    new["$defs"]["Card"]["properties"]["note"] = STRING
+    entry = pair_classifier.classify(old, new)["new:Doc"]
+    assert entry["decision"] == "same-version", entry
+    assert [(change.get("type"), change["path"], change["kind"]) for change in entry["changes"]] == [
+        ("Card", "/properties/note", "optional-property-added")], entry
+
+
+def test_inline_containers_that_hold_otherwise_are_still_removed_and_added(pair_classifier):
+    # Arrays of the document, of strings and of integers: the last became an array of objects. The first pairs by
+    # what it holds, and is unchanged; the array of integers is removed and the array of objects added.
+    def union(last: dict) -> dict:
+        return {"anyOf": [{"type": "array", "items": {"$ref": "#"}}, {"type": "array", "items": STRING},
+                          {"type": "array", "items": last}]}
+
+    entry = pair_classifier.classify(document(union({"type": "integer"})),
+                                     document(union({"type": "object", "properties": {"x": STRING}})))["new:Doc"]
+    assert sorted((change["path"], change["kind"]) for change in entry["changes"]) == [
+        ("/properties/payment/anyOf/2", "alternative-added"), ("/properties/payment/anyOf/2", "alternative-removed")], \
+        entry
+
+
+def test_inline_containers_of_one_kind_of_value_are_compared(pair_classifier):
+    # As alternatives of one kind each are: an array of integers that became one of booleans, beside another array.
+    def union(last: str) -> dict:
+        return {"anyOf": [{"type": "array", "items": {"$ref": "#"}}, {"type": "array", "items": {"type": last}}]}
+
+    entry = pair_classifier.classify(document(union("integer")), document(union("boolean")))["new:Doc"]
+    assert [(change["path"], change["kind"]) for change in entry["changes"]] == [
+        ("/properties/payment/anyOf/1/items", "type-changed")], entry

@@ -70,12 +70,15 @@ def test_roots_walked_together_reach_what_each_reaches_alone(pair, own_walks):
     old, new = (_with_roots(graph, roots) for graph in pair)
     together, alone = _walked_together(old, new, own_walks=own_walks), _alone(old, new)
     assert [result.root for result in together] == [result.root for result in alone]
+    # (once any root's walk meets a limit, the frames the walk together ends after it are not trusted to be whole,
+    # and the roots that reach them are walked on their own)
+    any_limited = any(_limited(result) for result in together)
     for shared, own in zip(together, alone):
         if _limited(own) or _limited(shared):
             # (a limit is met at another point of another walk; a root that reaches a frame the walk together cut
             # short at a limit is walked on its own)
             continue
-        if own_walks < 0:
+        if own_walks < 0 and not any_limited:
             assert shared.shared_walk == (own.decision != "unchanged")
         assert shared.decision == own.decision
         assert Counter(map(_what, shared.changes)) == Counter(map(_what, own.changes))

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from govern.classify.classify import classify
 from govern.sources.jsonschema import load_jsonschema
-from test_classify_locations import resolves  # noqa: E402 - the folder's helpers
+from conftest import diff_cli, write_pair  # noqa: E402 - the folder's helpers
+from test_classify_locations import resolves  # noqa: E402
 
 PROFILE = settings.get_profile("classify")
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -135,3 +136,60 @@ def test_an_alternative_is_named_in_its_own_type_but_not_in_the_types_it_reaches
     result, _ = _classified(tmp_path, old, new)
     assert [(change.location, dict(change.args).get("alternative")) for change in result.changes] == \
         [("T1#/properties/a", "T1"), ("T2#/properties/b", None)]
+
+
+# A reference to an alias reads the type the alias names: the walk meets one pair of named types either way.
+
+def _changes(tmp_path: Path, old: dict, new: dict, *options: str) -> dict[str, list[tuple]]:
+    old_path, new_path = write_pair(tmp_path, old, new)
+    code, out, err = diff_cli(old_path, new_path, "json", *options)
+    assert code == 0, err
+    return {root["root"]: sorted((change.get("type", ""), change["path"], change["kind"]) for change in root["changes"])
+            for root in json.loads(out)["roots"]}
+
+
+def _object(**properties) -> dict:
+    return {"type": "object", "properties": properties}
+
+
+def _with_required_b(schema: dict) -> dict:
+    changed = copy.deepcopy(schema)
+    changed["properties"]["b"] = {"type": "integer"}
+    changed["required"] = ["b"]
+    return changed
+
+
+def test_a_type_reached_directly_and_through_an_alias_is_reported_once(tmp_path):
+    def document(target: dict) -> dict:
+        return {"$schema": DIALECT, **_object(x={"$ref": "#/$defs/A"}, y={"$ref": "#/$defs/R"}),
+                "$defs": {"A": {"$ref": "#/$defs/R"}, "R": target}}
+
+    target = _object(a={"type": "string"})
+    changes = _changes(tmp_path, document(target), document(_with_required_b(target)))
+    assert changes == {"doc:doc": [("R", "/properties/b", "required-property-added")]}
+
+
+def test_an_alias_retargeted_is_still_compared_apart_from_its_old_target(tmp_path):
+    def document(alias_target: str, second: dict) -> dict:
+        return {"$schema": DIALECT, **_object(x={"$ref": "#/$defs/A"}, y={"$ref": "#/$defs/R"}),
+                "$defs": {"A": {"$ref": f"#/$defs/{alias_target}"}, "R": _object(a={"type": "string"}),
+                          "R2": second}}
+
+    changes = _changes(tmp_path, document("R", _object(a={"type": "string"})),
+                       document("R2", _object(a={"type": "integer"})))
+    # `x` now reads R2 where it read R; `y` still reads R, unchanged
+    assert changes == {"doc:doc": [("R2", "/properties/a", "type-changed")]}
+
+
+def test_a_root_that_names_a_type_of_its_cycle_reports_a_change_there_once(tmp_path):
+    def document(first: dict) -> dict:
+        return {"$schema": DIALECT, "$ref": "#/$defs/R",
+                "$defs": {"R": first, "S": _object(back={"$ref": "#/$defs/R"})}}
+
+    first = _object(next={"$ref": "#/$defs/S"}, a={"type": "string"})
+    old, new = document(first), document(_with_required_b(first))
+    assert _changes(tmp_path, old, new) == {"doc:doc": [("", "/properties/b", "required-property-added")]}
+    every_root = _changes(tmp_path, old, new, "--roots", "all")  # (the roots walked together)
+    assert every_root == {"doc:doc": [("", "/properties/b", "required-property-added")],
+                          "doc:R": [("", "/properties/b", "required-property-added")],
+                          "doc:S": [("R", "/properties/b", "required-property-added")]}
