@@ -1500,15 +1500,16 @@ class Walker:
             and all(map(self._same, old.operands, new.operands))
 
     def _same_event_root(self, old: Node, new: Node) -> str | None:
+        """The event root both references read (an alias of an event root's type reads that type), if any."""
         if old.__class__ is not Ref or new.__class__ is not Ref:
             return None
-        event = self.new.event_root(new.target)
-        return event if event is not None and self.old.event_root(old.target) == event else None
+        event = self.new.event_root(self.new.named_key(new.target))
+        return event if event is not None and self.old.event_root(self.old.named_key(old.target)) == event else None
 
     def _added_event_root(self, alternatives: list[Alternative]) -> str | None:
         """The event root an added alternative is, when it is exactly one."""
         if len(alternatives) == 1 and isinstance(alternatives[0].node, Ref):
-            return self.new.event_root(alternatives[0].node.target)
+            return self.new.event_root(self.new.named_key(alternatives[0].node.target))
         return None
 
     def _compare_resolved(self, old: Node, new: Node, path: str) -> Iterator[Difference]:

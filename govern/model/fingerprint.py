@@ -4,11 +4,11 @@ Every node is hashed once, over a small form in which its children appear as the
 contributes its target's digest, so `$ref` and an inline copy hash alike and a shared subtree is never
 hashed twice. Names of named types never enter a hash. Recursive types are handled per strongly connected
 component of the reference graph by partition refinement: round k hashes the depth-k unfolding, and the
-rounds stop once the number of classes of equal types no longer grows and no class would split in the round
-after, and each member's digest then covers the whole quotient graph of its component. A component whose
-partition still grows after _HASHED_ROUNDS rounds is refined by class numbers instead, each class named by the
-digests of how it split off (see _split_history), in time near-linear in the component rather than its square;
-whether the rounds would settle it is asked first, by numbering what they would hash (see
+rounds stop once the number of classes of equal types no longer grows and every class holds members of equal
+structure (see _quotient_texts), and each member's digest then covers the whole quotient graph of its component.
+A component whose partition is not settled after _HASHED_ROUNDS rounds is refined by class numbers instead, each
+class named by the digests of how it split off (see _split_history), in time near-linear in the component rather
+than its square; whether the rounds would settle it is asked first, by numbering what they would hash (see
 _Rounds.settling_round), so such a component is not hashed round after round only to learn that. The result
 depends on structure alone, not on names or the order in which types are declared.
 """
@@ -411,7 +411,8 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
                        canonical: Mapping[str, str], memo: _Memo, targets: Mapping[str, list[str]] | None,
                        earlier: "Refinements | None", record: "Refinements | None") -> dict[str, str]:
     # Round k gives each member the digest of its depth-k unfolding (members referring to each other by a
-    # placeholder in round 0); the rounds stop once the partition into equal digests stops growing.
+    # placeholder in round 0); the rounds stop once the partition into equal digests stops growing, on a partition
+    # whose classes hold members of equal structure (see _quotient_texts).
     # (Inside the rounds digests are ASCII bytes: see _Rounds.)
     if earlier is not None and not earlier.knows(component, memo.prefix):
         # No member has an earlier version to reuse (another source, a version that was not recursive here, or
@@ -428,6 +429,7 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     current = [_RECURSION_PLACEHOLDER.encode("ascii")] * len(component)
     classes = 1
     split = False  # whether the partition is found by the split history (see _split_history)
+    exact: list = []  # the members' classes by the split history, once a class of more than one is to be checked
     for round_ in itertools.count():
         # (a component the rounds have not settled by _PROBED_ROUNDS is asked whether the number of its classes would
         # stop growing before the limit, without which the rounds never stop: rounds that would end in its split
@@ -449,8 +451,8 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
         if count == classes:
             # The number of classes no longer grows, but a round can merge two classes while it splits another (a
             # union holds a member's digest of the round before beside an inline node's of its own, and the two
-            # can meet one round apart): the partition stops only where no class splits in the round after.
-            texts = _quotient_texts(component, types, rounds, tops, current, reuse, round_)
+            # can meet one round apart): the partition stops only where its classes hold members of equal structure.
+            texts = _quotient_texts(component, types, rounds, tops, current, reuse, round_, exact)
             if texts is not None:
                 break
         classes = count
@@ -467,7 +469,6 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
             # history cut short cannot tell: then none are kept.
             record.add(component, _Refined(memo.prefix, shapes, history, texts if len(history) == round_ + 1 else {}))
         quotient = sorted((current[position], text) for position, text in texts.items())
-        texts.clear()
     rounds.close()
     rounds = None
     # Byte for byte the canonical JSON of {"classes": quotient, "k": "recursive", "self": <class name>}
@@ -491,14 +492,22 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
 
 
 def _quotient_texts(component: list[str], types: Mapping[str, NamedType], rounds: "_Rounds", tops: list,
-                    current: list[bytes], reuse: "_Reuse | None", round_: int) -> dict[int, bytes] | None:
+                    current: list[bytes], reuse: "_Reuse | None", round_: int, exact: list) -> dict[int, bytes] | None:
     """The quotient's text of each class (by the position of its first member), in terms of the digests `current`
-    of round `round_`: what the round after would hash for the member. None when two members of one class would
-    differ there: the partition is not stable yet, and a quotient written from one member per class would depend on
-    which member stands for it (on the types' names), and would give two types that differ one digest.
+    of round `round_`: what the round after would hash for the member. None when two members of one class differ:
+    the partition is not the one to stop on yet.
+
+    Two members of one class must have equal texts in the round after, else a quotient written from one member per
+    class would depend on which member stands for it (on the types' names). And they must have equal structure: texts
+    that agree are not enough, since a class's name, a member's digest of one round, can be the digest of an inline
+    node of the round after (an inline copy one reference closer), and two members that read the one and the other
+    agree that far only. They are checked against the split history's classes (`exact`, computed the first time a
+    component needs them, and kept in it for the later rounds), which are exact: nodes of equal structure,
+    references seen through.
 
     The quotient needs the first member of each class; besides those, only the other members of classes of more than
-    one are written, in the same pass (a round's texts, unhashed): most classes of a component hold one member."""
+    one are written, in the same pass (a round's texts, unhashed), and only those need the split history: most
+    classes of a component hold one member."""
     first: dict[bytes, int] = {}
     others: list[int] = []
     for position, name in enumerate(current):
@@ -517,15 +526,22 @@ def _quotient_texts(component: list[str], types: Mapping[str, NamedType], rounds
     for position in others:
         if texts.pop(position) != texts[first[current[position]]]:
             return None
+    if others:
+        if not exact:
+            exact.append(_split_history(rounds, tops)[0])
+        structure = exact[0]
+        for position in others:
+            if structure[position] != structure[first[current[position]]]:
+                return None
     return texts
 
 
-# Rounds hashed before a component whose partition still grows is refined by its split history instead (see
-# _split_history). Round k tells apart members that differ within k references of themselves; a partition still
-# growing after this many rounds is a chain of members alike but for their distance to where they differ (a ring of
-# equal types, one of them changed), which hashing every member once per round would take the square of the ring
-# to tell apart. No component a schema is written with needs this many rounds: their digests are those of the
-# rounds.
+# Rounds hashed before a component whose partition is not settled yet (still growing, or not yet one of equal
+# structures: see _quotient_texts) is refined by its split history instead (see _split_history). Round k tells
+# apart members that differ within k references of themselves; a partition still growing after this many rounds
+# is a chain of members alike but for their distance to where they differ (a ring of equal types, one of them
+# changed), which hashing every member once per round would take the square of the ring to tell apart. No
+# component a schema is written with needs this many rounds: their digests are those of the rounds.
 _HASHED_ROUNDS = 32
 # Rounds hashed before a component still growing is probed (see _Rounds.settling_round): the components schemas are
 # written with settle in the first few, and are never probed.

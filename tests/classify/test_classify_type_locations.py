@@ -193,3 +193,32 @@ def test_a_root_that_names_a_type_of_its_cycle_reports_a_change_there_once(tmp_p
     assert every_root == {"doc:doc": [("", "/properties/b", "required-property-added")],
                           "doc:R": [("", "/properties/b", "required-property-added")],
                           "doc:S": [("R", "/properties/b", "required-property-added")]}
+
+
+def test_an_alias_of_an_event_root_reads_the_event_root(tmp_path):
+    # An envelope whose `event` is a oneOf of its event types, and whose `last` is the same event type through an
+    # alias: an optional property added to the event is the event's own change, told once, as through `$ref: Dep`.
+    def document(event: dict, last: str) -> dict:
+        return {"$schema": DIALECT, "type": "object", "required": ["event"], "properties": {
+            "event": {"oneOf": [{"$ref": "#/$defs/Dep"}],
+                      "discriminator": {"propertyName": "type", "mapping": {"dep": "#/$defs/Dep"}}},
+            "last": {"$ref": f"#/$defs/{last}"}},
+            "$defs": {"Dep": event, "DepAlias": {"$ref": "#/$defs/Dep"}}}
+
+    event = {"type": "object", "required": ["type", "amount"],
+             "properties": {"type": {"const": "dep", "type": "string"}, "amount": {"type": "integer"}}}
+    noted = copy.deepcopy(event)
+    noted["properties"]["note"] = {"type": "string"}
+    roots = {"Doc": ("#", "envelope"), "Dep": ("#/$defs/Dep", "event")}
+    told = {}
+    for last in ("Dep", "DepAlias"):
+        graphs = []
+        for name, body in (("old", event), ("new", noted)):
+            path = tmp_path / f"{last}-{name}.schema.json"
+            path.write_text(json.dumps(document(body, last)), encoding="utf-8")
+            graphs.append(load_jsonschema("doc", path, roots, tmp_path))
+        told[last] = {result.root: (result.decision, sorted((change.type or "", change.path, change.kind)
+                                                            for change in result.changes))
+                      for result in classify([graphs[0]], [graphs[1]])}
+    assert told["DepAlias"] == told["Dep"]
+    assert told["Dep"]["doc:Doc"] == ("same-version", [("Dep", "/properties/note", "optional-property-added")])

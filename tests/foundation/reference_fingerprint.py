@@ -128,7 +128,7 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
             # The count no longer grows; the partition is stable once no class has two members whose texts in the
             # round after differ (a round can merge two classes while it splits another).
             quotient = sorted({(current[key], _form_text(types[key].node, lookup, domain)) for key in component})
-            if len(quotient) == count:
+            if len(quotient) == count and _of_one_structure(current, component, types, canonical, settled):
                 break
         classes = count
     else:
@@ -141,6 +141,73 @@ def _component_digests(component: list[str], types: Mapping[str, NamedType], set
     return {key: sha256_digest(domain, simple_canonical_json({"k": "recursive", "self": current[key],
                                                                "classes": classes_form}))
             for key in component}
+
+
+def _of_one_structure(current: Mapping[str, str], component: list[str], types: Mapping[str, NamedType],
+                      canonical: Mapping[str, str], settled: Callable[[str], str]) -> bool:
+    """Whether the members of each class of `current` have equal structure: the same class in the coarsest partition
+    of the component's nodes in which equal nodes have equal forms but for their children, and children of equal
+    classes (as the form lists them, or, where it sorts them, as a multiset with their labels), references seen
+    through, types outside the component by their digests."""
+    members = set(component)
+
+    def resolve(node: Node):
+        seen = set()
+        while isinstance(node, Ref):
+            key = canonical.get(node.target, node.target)
+            if key not in members:
+                return ("settled", settled(key))
+            if key in seen:  # a loop of bare references (adapters reject these): no structure
+                return ("loop",)
+            seen.add(key)
+            node = types[key].node
+        return node
+
+    def parts(node) -> tuple[str, list, list | None]:
+        """A node's form without its children, its children, and their labels where the form sorts them."""
+        if isinstance(node, tuple):
+            return repr(node), [], None
+        children: list = []
+        if isinstance(node, Union):
+            children = [alternative.node for alternative in node.alternatives]
+            labels = [(alternative.qualified, alternative.tags) for alternative in node.alternatives]
+        elif isinstance(node, Intersection):
+            children, labels = list(node.operands), [None] * len(node.operands)
+        else:
+            form = hash_form(node, lambda child: children.append(child) or "")
+            return simple_canonical_json(form), children, None
+        return simple_canonical_json(hash_form(node, lambda child: "")), children, labels
+
+    def identity(node) -> object:
+        return node if isinstance(node, tuple) else id(node)
+
+    found: dict[object, tuple] = {}  # identity -> (node, its form without children, its children resolved, labels)
+    stack = [resolve(types[key].node) for key in component]
+    while stack:
+        node = stack.pop()
+        if identity(node) in found:
+            continue
+        form, children, labels = parts(node)
+        resolved = [resolve(child) for child in children]
+        found[identity(node)] = (node, form, resolved, labels)
+        stack.extend(resolved)
+    numbers: dict[object, int] = {}
+    block = {key: numbers.setdefault(form, len(numbers)) for key, (_, form, _, _) in found.items()}
+    while True:
+        signatures = {}
+        for key, (_, _, children, labels) in found.items():
+            values = [block[identity(child)] for child in children]
+            signatures[key] = (block[key], tuple(values) if labels is None else
+                               tuple(sorted(zip(map(repr, labels), values))))
+        numbers = {}
+        refined = {key: numbers.setdefault(signature, len(numbers)) for key, signature in signatures.items()}
+        settled_count = len(numbers) == len(set(block.values()))
+        block = refined
+        if settled_count:
+            break
+    by_class: dict[str, int] = {}
+    return all(by_class.setdefault(current[key], block[identity(resolve(types[key].node))])
+               == block[identity(resolve(types[key].node))] for key in component)
 
 
 def _form_text(node: Node, lookup: Callable[[str], str], domain: str) -> str:
