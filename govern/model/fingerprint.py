@@ -703,7 +703,12 @@ def _split_history(rounds: "_Rounds", tops: list) -> tuple[list[bytes], list[tup
             kind, head, rest = plans[next(iter(nodes))]
             quotient.append((names[number], text_of(kind, head, rest, as_names)[start:]))
     quotient.sort()
-    return [names[block[child]] if (child := resolved(top)).__class__ is int else child for top in tops], quotient
+    members = [names[block[child]] if (child := resolved(top)).__class__ is int else child for top in tops]
+    # (Compiled, the functions made here share one frame of their variables, which holds each of them, and so does
+    # `as_names`: dropping them breaks that cycle, so what refining held is freed on return, not at the collector's
+    # next full run.)
+    resolved = value = signature = as_names = None  # type: ignore[assignment]
+    return members, quotient
 
 
 def _slots(plan: tuple):
